@@ -1,0 +1,133 @@
+//! The `sissa` binary: protocol engine (UCI or CECP, chosen by the first command) when run
+//! without a subcommand, plus command-line tools.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use sissa::perft::{divide, parse_suite, perft};
+use sissa::{Position, Variant};
+
+#[derive(Parser)]
+#[command(name = "sissa", version, about = "A chess-variant engine: Venator Chess, Venomous, Gustav III's Chess and chess.\n\nWithout a subcommand it reads UCI or CECP (XBoard) commands on standard input.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (move generator validation).
+    Perft {
+        /// Variant: chess, gustav3, venator or venomous.
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Start from this X-FEN instead of the variant's start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (UCI form) to play from the position first.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Depth in plies.
+        #[arg(long, required_unless_present = "suite")]
+        depth: Option<u32>,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Run a suite file (`variant;FEN;D1 n1;...` per line) instead; exit status 1 on any
+        /// mismatch.
+        #[arg(long, conflicts_with_all = ["fen", "moves", "divide"])]
+        suite: Option<String>,
+        /// With --suite: skip depths whose expected count exceeds this many leaves.
+        #[arg(long)]
+        max_nodes: Option<u64>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft { variant, fen, moves, depth, divide, suite, max_nodes }) => match suite {
+            Some(file) => run_suite(&file, max_nodes.unwrap_or(u64::MAX)),
+            None => run_perft(&variant, fen.as_deref(), &moves, depth.unwrap_or(1), divide),
+        },
+        None => Err("the protocol front end is not built yet".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sissa: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position, String> {
+    let v = Variant::by_name(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (known: {})", Variant::names()))?;
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(v, f).map_err(|e| format!("bad FEN: {e}"))?,
+        None => Position::startpos(v),
+    };
+    for m in moves.iter().flat_map(|m| m.split_whitespace()) {
+        let mv = pos.parse_move(m, 1).map_err(|e| e.to_string())?;
+        pos.make(mv);
+    }
+    Ok(pos)
+}
+
+fn run_perft(variant: &str, fen: Option<&str>, moves: &[String], depth: u32, div: bool) -> Result<(), String> {
+    let mut pos = setup(variant, fen, moves)?;
+    let start = Instant::now();
+    let nodes = if div {
+        let counts = divide(&mut pos, depth);
+        for (m, n) in &counts {
+            println!("{m}: {n}");
+        }
+        println!();
+        counts.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&mut pos, depth)
+    };
+    println!("Nodes searched: {nodes}");
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+fn run_suite(file: &str, max_nodes: u64) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let suite = parse_suite(&text).map_err(|e| format!("{file}: {e}"))?;
+    let mut failures = 0;
+    let start = Instant::now();
+    let mut total = 0u64;
+    for entry in &suite {
+        let mut pos = Position::from_fen(entry.variant, &entry.fen).map_err(|e| e.to_string())?;
+        for &(depth, expected) in &entry.expected {
+            if expected > max_nodes {
+                continue;
+            }
+            let got = perft(&mut pos, depth);
+            total += got;
+            let verdict = if got == expected { "ok" } else { "MISMATCH" };
+            if got != expected {
+                failures += 1;
+            }
+            println!(
+                "{verdict} line {} {} D{depth}: {got} (expected {expected}) {}",
+                entry.line,
+                entry.variant.id(),
+                entry.fen
+            );
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+    if failures > 0 {
+        Err(format!("{failures} perft mismatch(es)"))
+    } else {
+        println!("all {} positions match", suite.len());
+        Ok(())
+    }
+}

@@ -1,0 +1,338 @@
+//! Move generation: pseudo-legal moves from the role patterns, then the legality filter.
+
+use arrayvec::ArrayVec;
+
+use crate::geometry::Square;
+use crate::moves::{Move, MoveKind};
+use crate::pattern::Special;
+use crate::position::Position;
+use crate::role::{Color, EMPTY, Piece, Role, code_role};
+
+/// Room for every move of any position of the built-in variants.
+pub const MAX_MOVES: usize = 512;
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+impl Position {
+    /// Every legal move, in generation order.
+    pub fn legal_moves(&mut self) -> MoveList {
+        let mut list = MoveList::new();
+        let in_check = self.in_check();
+        self.generate(&mut list, in_check);
+        self.retain_legal(&mut list, in_check);
+        list
+    }
+
+    /// Moves that obey the pieces' patterns, castling conditions included, without testing
+    /// whether they leave the own king attacked.
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list, self.in_check());
+        list
+    }
+
+    /// Whether `mv` (pseudo-legal here) leaves the mover's king safe.
+    pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
+        self.king_safe_after(mv)
+    }
+
+    fn retain_legal(&mut self, list: &mut MoveList, in_check: bool) {
+        let us = self.side;
+        let king = self.kings[us.index()];
+        let deps = if in_check { None } else { Some(self.king_dependencies(us)) };
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let mv = list[i];
+            let safe = match (&deps, mv.kind) {
+                (Some(deps), MoveKind::Normal) if mv.from != king => {
+                    !deps.contains(mv.from)
+                        && (self.board[mv.to.index()] != EMPTY || !deps.contains(mv.to))
+                }
+                (Some(deps), MoveKind::Drop) => !deps.contains(mv.to),
+                _ => false,
+            };
+            if safe || self.king_safe_after(mv) {
+                list[kept] = mv;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+
+    /// Plays `mv` on the board only, tests the mover's king, and puts everything back.
+    fn king_safe_after(&mut self, mv: Move) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let b = |sq: Square| sq.index();
+        match mv.kind {
+            MoveKind::Normal => {
+                let moving = self.board[b(mv.from)];
+                let captured = self.board[b(mv.to)];
+                self.board[b(mv.from)] = EMPTY;
+                self.board[b(mv.to)] = moving;
+                let king = if code_role(moving) == Role::King as u8 {
+                    mv.to
+                } else {
+                    self.kings[us.index()]
+                };
+                let safe = !self.attacked(king, them);
+                self.board[b(mv.to)] = captured;
+                self.board[b(mv.from)] = moving;
+                safe
+            }
+            MoveKind::EnPassant => {
+                let victim = self.ep.victim;
+                let moving = self.board[b(mv.from)];
+                let captured = self.board[b(victim)];
+                self.board[b(mv.from)] = EMPTY;
+                self.board[b(victim)] = EMPTY;
+                self.board[b(mv.to)] = moving;
+                let safe = !self.attacked(self.kings[us.index()], them);
+                self.board[b(mv.to)] = EMPTY;
+                self.board[b(victim)] = captured;
+                self.board[b(mv.from)] = moving;
+                safe
+            }
+            MoveKind::Castle => {
+                let c = &self.variant.castlings[us.index()][mv.extra as usize];
+                let (kf, rf, kt, rt) = (c.king_from, c.rook_from, c.king_to, c.rook_to);
+                let king = self.board[b(kf)];
+                let rook = self.board[b(rf)];
+                self.board[b(kf)] = EMPTY;
+                self.board[b(rf)] = EMPTY;
+                self.board[b(kt)] = king;
+                self.board[b(rt)] = rook;
+                let safe = !self.attacked(kt, them);
+                self.board[b(kt)] = EMPTY;
+                self.board[b(rt)] = EMPTY;
+                self.board[b(kf)] = king;
+                self.board[b(rf)] = rook;
+                safe
+            }
+            MoveKind::Drop => {
+                let role = mv.drop_role().unwrap_or(Role::Pawn);
+                self.board[b(mv.to)] = Piece::new(us, role).code();
+                let safe = !self.attacked(self.kings[us.index()], them);
+                self.board[b(mv.to)] = EMPTY;
+                safe
+            }
+            MoveKind::Null => !self.attacked(self.kings[us.index()], them),
+        }
+    }
+
+    fn generate(&self, list: &mut MoveList, in_check: bool) {
+        let v = self.variant;
+        let us = self.side;
+        let own = us.bit();
+        for &from in &self.pieces[us.index()] {
+            let role = code_role(self.board[from.index()]) as usize;
+            for &off in &v.leaps[role] {
+                let to = from.shift(off);
+                if self.board[to.index()] & own == 0 {
+                    list.push(Move::normal(from, to));
+                }
+            }
+            for &dir in &v.slides[role] {
+                let mut to = from.shift(dir);
+                loop {
+                    let t = self.board[to.index()];
+                    if t == EMPTY {
+                        list.push(Move::normal(from, to));
+                        to = to.shift(dir);
+                        continue;
+                    }
+                    if t & own == 0 {
+                        list.push(Move::normal(from, to));
+                    }
+                    break;
+                }
+            }
+            match v.special[role] {
+                Special::None => {}
+                Special::Pawn => self.gen_pawn(from, false, list),
+                Special::Ninja => self.gen_pawn(from, true, list),
+                Special::Sissa => self.gen_sissa(from, list),
+                Special::Snake => self.gen_snake(from, list),
+                Special::Venator => self.gen_venator(from, list),
+            }
+        }
+        if !in_check && self.castling & (0b11 << (2 * us.index())) != 0 {
+            self.gen_castling(list);
+        }
+        if self.hands[us.index()] > 0 {
+            self.gen_drops(list);
+        }
+    }
+
+    fn push_pawn_move(&self, from: Square, to: Square, list: &mut MoveList) {
+        let v = self.variant;
+        if v.promotion_square[self.side.index()][to.index()] {
+            for &role in v.spec.promotions {
+                list.push(Move::promotion(from, to, role));
+            }
+        } else {
+            list.push(Move::normal(from, to));
+        }
+    }
+
+    fn gen_pawn(&self, from: Square, ninja: bool, list: &mut MoveList) {
+        let v = self.variant;
+        let us = self.side;
+        let own = us.bit();
+        let fwd = v.forward[us.index()];
+        let mut to = from;
+        for _ in 0..v.pawn_steps[us.index()][from.index()] {
+            to = to.shift(fwd);
+            if self.board[to.index()] != EMPTY {
+                break;
+            }
+            self.push_pawn_move(from, to, list);
+        }
+        for side in [-1, 1] {
+            let to = from.shift(fwd + side);
+            let t = self.board[to.index()];
+            if t != EMPTY && t & own == 0 {
+                self.push_pawn_move(from, to, list);
+            } else if !ninja && t == EMPTY && self.ep.targets.contains(&to) {
+                list.push(Move { from, to, kind: MoveKind::EnPassant, extra: 0 });
+            }
+        }
+        if ninja {
+            let capture_sideways = v.enemy_half[us.index()][from.index()];
+            for side in [-1, 1] {
+                let to = from.shift(side);
+                let t = self.board[to.index()];
+                if t == EMPTY || (capture_sideways && t & own == 0) {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+
+    fn gen_sissa(&self, from: Square, list: &mut MoveList) {
+        let v = self.variant;
+        let own = self.side.bit();
+        // A rook square is reached by four paths and a nightrider square by two: keep one.
+        let mut seen = crate::attacks::SquareSet::default();
+        for (firsts, seconds) in [(&v.orth, &v.diag), (&v.diag, &v.orth)] {
+            for &a in firsts.iter() {
+                let mut corner = from;
+                let mut n = 0;
+                loop {
+                    corner = corner.shift(a);
+                    n += 1;
+                    if self.board[corner.index()] != EMPTY {
+                        break;
+                    }
+                    'second: for &b in seconds.iter() {
+                        let mut sq = corner;
+                        for _ in 1..n {
+                            sq = sq.shift(b);
+                            if self.board[sq.index()] != EMPTY {
+                                continue 'second;
+                            }
+                        }
+                        sq = sq.shift(b);
+                        if self.board[sq.index()] & own == 0 && !seen.contains(sq) {
+                            seen.insert(sq);
+                            list.push(Move::normal(from, sq));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn gen_snake(&self, from: Square, list: &mut MoveList) {
+        let own = self.side.bit();
+        for route in &self.variant.snake {
+            let open = route.paths.iter().any(|p| {
+                p[..route.steps]
+                    .iter()
+                    .all(|&off| self.board[from.shift(off).index()] == EMPTY)
+            });
+            if open {
+                let to = from.shift(route.target);
+                if self.board[to.index()] & own == 0 {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+
+    fn gen_venator(&self, from: Square, list: &mut MoveList) {
+        let v = self.variant;
+        let own = self.side.bit();
+        for (i, &d) in v.orth.iter().enumerate() {
+            let mut screen = from.shift(d);
+            while self.board[screen.index()] == EMPTY {
+                screen = screen.shift(d);
+            }
+            if self.board[screen.index()] == crate::role::OFFBOARD {
+                continue;
+            }
+            let hop = screen.shift(d);
+            if self.board[hop.index()] != EMPTY {
+                continue;
+            }
+            for &f in &v.venator_diagonals[i] {
+                let mut to = hop.shift(f);
+                loop {
+                    let t = self.board[to.index()];
+                    if t == EMPTY {
+                        list.push(Move::normal(from, to));
+                        to = to.shift(f);
+                        continue;
+                    }
+                    if t & own == 0 {
+                        list.push(Move::normal(from, to));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    fn gen_castling(&self, list: &mut MoveList) {
+        let us = self.side;
+        let them = us.flip();
+        let rook = Piece::new(us, Role::Rook).code();
+        let king = Piece::new(us, Role::King).code();
+        for (i, c) in self.variant.castlings[us.index()].iter().enumerate() {
+            let right = 1u8 << (2 * us.index() + c.side as usize);
+            if self.castling & right == 0
+                || self.board[c.king_from.index()] != king
+                || self.board[c.rook_from.index()] != rook
+                || c.between.iter().any(|s| self.board[s.index()] != EMPTY)
+                || c.king_path.iter().any(|&s| self.attacked(s, them))
+            {
+                continue;
+            }
+            list.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, extra: i as u8 });
+        }
+    }
+
+    fn gen_drops(&self, list: &mut MoveList) {
+        let v = self.variant;
+        let Some(hand) = v.spec.hand else { return };
+        let us = self.side;
+        let g = &v.geometry;
+        let fwd = v.forward[us.index()];
+        let rank = if us == Color::White {
+            hand.drop_rank as i32
+        } else {
+            g.ranks() as i32 - 1 - hand.drop_rank as i32
+        };
+        let pushes = (hand.push_to_rank - hand.drop_rank) as usize;
+        for file in 0..g.files() as i32 {
+            let Some(mut sq) = g.square(file, rank) else { continue };
+            for _ in 0..=pushes {
+                if self.board[sq.index()] != EMPTY {
+                    break;
+                }
+                list.push(Move { from: sq, to: sq, kind: MoveKind::Drop, extra: hand.role as u8 });
+                sq = sq.shift(fwd);
+            }
+        }
+    }
+}

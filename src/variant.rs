@@ -1,0 +1,305 @@
+//! A variant is a small file of data ([`VariantSpec`], one per file in `src/variants/`),
+//! compiled once into the tables the generator reads ([`Variant`]): mailbox offsets for every
+//! role's leaps and slides, attack probes, castling squares, pawn ranges.
+
+use std::sync::OnceLock;
+
+use crate::geometry::{CELLS, Geometry, Square};
+use crate::pattern::{self, Delta, SnakeRoute, Special};
+use crate::role::{Color, ROLE_COUNT, Role};
+
+/// Which castling right a castling uses: `K` (king side, the rook on the higher file) or `Q`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CastleSide {
+    King = 0,
+    Queen = 1,
+}
+
+/// One castling, as files on White's back rank; Black mirrors it on the last rank.
+#[derive(Copy, Clone, Debug)]
+pub struct CastlingRule {
+    pub side: CastleSide,
+    pub king_from: u8,
+    pub king_to: u8,
+    pub rook_from: u8,
+    pub rook_to: u8,
+}
+
+/// Pieces in hand that may be dropped (Venomous Ninja pawns).
+#[derive(Copy, Clone, Debug)]
+pub struct HandRule {
+    pub role: Role,
+    /// How many each side starts with.
+    pub count: u8,
+    /// Relative rank (0 = own back rank) the piece is placed on.
+    pub drop_rank: u8,
+    /// Highest relative rank a drop with its push may reach.
+    pub push_to_rank: u8,
+}
+
+/// When the game is drawn for lack of mating material.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InsufficientMaterial {
+    /// FIDE: K v K, K+minor v K, K+B v K+B with bishops on one colour.
+    Fide,
+    /// Only bare kings (and empty hands).
+    KingsOnly,
+}
+
+/// The data that defines a variant.
+#[derive(Clone, Debug)]
+pub struct VariantSpec {
+    /// Engine id (`chess`, `gustav3`, `venator`, `venomous`).
+    pub id: &'static str,
+    /// Name in XBoard's `variant` command.
+    pub cecp_name: &'static str,
+    pub files: u8,
+    pub ranks: u8,
+    /// Missing squares, as (file, rank) 0-based.
+    pub holes: Vec<(u8, u8)>,
+    /// The roles of the army; their letters are [`Role::letter`].
+    pub army: &'static [Role],
+    pub start_fen: &'static str,
+    pub promotions: &'static [Role],
+    /// For each relative rank (0-based) a pawn stands on, the highest relative rank its
+    /// non-capturing forward move may reach (every rank in between is a legal move too).
+    pub pawn_reach: Vec<u8>,
+    pub castling: &'static [CastlingRule],
+    pub hand: Option<HandRule>,
+    pub insufficient: InsufficientMaterial,
+}
+
+/// A castling rule resolved to squares for one colour.
+#[derive(Clone, Debug)]
+pub struct Castling {
+    pub side: CastleSide,
+    pub king_from: Square,
+    pub king_to: Square,
+    pub rook_from: Square,
+    pub rook_to: Square,
+    /// Squares strictly between king and rook: all must be empty.
+    pub between: Vec<Square>,
+    /// Squares the king passes or lands on (its start excluded): none may be attacked.
+    pub king_path: Vec<Square>,
+}
+
+/// A compiled Snake route in mailbox offsets, with its (file, rank) offset for matching.
+#[derive(Copy, Clone, Debug)]
+pub struct SnakeStep {
+    pub delta: Delta,
+    pub target: i16,
+    pub paths: [[i16; 2]; 2],
+    pub steps: usize,
+}
+
+/// A compiled variant: the spec plus the tables the hot loops read.
+#[derive(Debug)]
+pub struct Variant {
+    pub spec: VariantSpec,
+    pub geometry: Geometry,
+    /// Leap offsets per role.
+    pub leaps: Vec<Vec<i16>>,
+    /// Slide directions per role.
+    pub slides: Vec<Vec<i16>>,
+    pub special: Vec<Special>,
+    /// (offset, roles that leap it) for every leap any role of the army makes.
+    pub leap_probes: Vec<(i16, u32)>,
+    /// (direction, roles that slide along it).
+    pub slide_probes: Vec<(i16, u32)>,
+    /// Roles with the Sissa, Snake or Venator walkers, whose attacks are checked per piece.
+    pub path_attackers: u32,
+    pub snake: Vec<SnakeStep>,
+    /// Orthogonal and diagonal unit steps as offsets.
+    pub orth: [i16; 4],
+    pub diag: [i16; 4],
+    /// The two forward diagonals for a Venator's orthogonal leg along `orth[i]`.
+    pub venator_diagonals: [[i16; 2]; 4],
+    /// Castlings per colour.
+    pub castlings: [Vec<Castling>; 2],
+    /// Castling-right bits cleared when a piece leaves or lands on a square.
+    pub castle_clear: Vec<u8>,
+    /// Pawn reach per colour and square: the farthest square a forward move may reach (as a
+    /// number of steps).
+    pub pawn_steps: [Vec<u8>; 2],
+    /// Whether a square is on the promotion rank, per colour.
+    pub promotion_square: [Vec<bool>; 2],
+    /// Whether a square is in the enemy half (where a Ninja captures sideways), per colour.
+    pub enemy_half: [Vec<bool>; 2],
+    /// Forward step per colour.
+    pub forward: [i16; 2],
+    /// Whether the role belongs to the army.
+    pub in_army: u32,
+}
+
+fn offset_of(g: &Geometry, d: Delta) -> i16 {
+    g.offset(d.0 as i32, d.1 as i32)
+}
+
+impl Variant {
+    /// Compiles a spec. Panics on inconsistent data: specs are compiled-in, and the tests
+    /// build every one of them.
+    pub fn build(spec: VariantSpec) -> Variant {
+        let g = Geometry::new(spec.files, spec.ranks, &spec.holes);
+        let mut leaps = vec![Vec::new(); ROLE_COUNT];
+        let mut slides = vec![Vec::new(); ROLE_COUNT];
+        let mut special = vec![Special::None; ROLE_COUNT];
+        let mut leap_probes: Vec<(i16, u32)> = Vec::new();
+        let mut slide_probes: Vec<(i16, u32)> = Vec::new();
+        let mut path_attackers = 0;
+        let mut in_army = 0;
+        for &role in spec.army {
+            in_army |= role.mask();
+            let p = pattern::pattern(role);
+            special[role.index()] = p.special;
+            if matches!(p.special, Special::Sissa | Special::Snake | Special::Venator) {
+                path_attackers |= role.mask();
+            }
+            for &d in p.leaps {
+                let off = offset_of(&g, d);
+                leaps[role.index()].push(off);
+                match leap_probes.iter_mut().find(|(o, _)| *o == off) {
+                    Some((_, m)) => *m |= role.mask(),
+                    None => leap_probes.push((off, role.mask())),
+                }
+            }
+            for &d in p.slides {
+                let off = offset_of(&g, d);
+                slides[role.index()].push(off);
+                match slide_probes.iter_mut().find(|(o, _)| *o == off) {
+                    Some((_, m)) => *m |= role.mask(),
+                    None => slide_probes.push((off, role.mask())),
+                }
+            }
+        }
+        let snake = pattern::snake_routes()
+            .into_iter()
+            .map(|r: SnakeRoute| SnakeStep {
+                delta: r.target,
+                target: offset_of(&g, r.target),
+                paths: [
+                    [offset_of(&g, r.paths[0][0]), offset_of(&g, r.paths[0][1])],
+                    [offset_of(&g, r.paths[1][0]), offset_of(&g, r.paths[1][1])],
+                ],
+                steps: r.steps,
+            })
+            .collect();
+        let orth = pattern::ORTHOGONAL.map(|d| offset_of(&g, d));
+        let diag = pattern::DIAGONAL.map(|d| offset_of(&g, d));
+        let venator_diagonals = pattern::ORTHOGONAL
+            .map(|d| crate::attacks::venator_diagonals(d).map(|f| offset_of(&g, f)));
+
+        let last = spec.ranks - 1;
+        let mut castle_clear = vec![0u8; CELLS];
+        let castlings = Color::ALL.map(|c| {
+            let rank = if c == Color::White { 0 } else { last as i32 };
+            let sq = |file: u8| g.square(file as i32, rank).expect("castling square on board");
+            spec.castling
+                .iter()
+                .map(|r| {
+                    let bit = 1u8 << (2 * c.index() + r.side as usize);
+                    castle_clear[sq(r.king_from).index()] |= 0b11 << (2 * c.index());
+                    castle_clear[sq(r.rook_from).index()] |= bit;
+                    let span = |a: u8, b: u8| -> Vec<u8> {
+                        if a < b { (a + 1..b).collect() } else { (b + 1..a).collect() }
+                    };
+                    let mut king_path: Vec<Square> =
+                        span(r.king_from, r.king_to).into_iter().map(sq).collect();
+                    king_path.push(sq(r.king_to));
+                    Castling {
+                        side: r.side,
+                        king_from: sq(r.king_from),
+                        king_to: sq(r.king_to),
+                        rook_from: sq(r.rook_from),
+                        rook_to: sq(r.rook_to),
+                        between: span(r.king_from, r.rook_from).into_iter().map(sq).collect(),
+                        king_path,
+                    }
+                })
+                .collect::<Vec<_>>()
+        });
+
+        let mut pawn_steps = [vec![0u8; CELLS], vec![0u8; CELLS]];
+        let mut promotion_square = [vec![false; CELLS], vec![false; CELLS]];
+        let mut enemy_half = [vec![false; CELLS], vec![false; CELLS]];
+        for &s in g.squares() {
+            for c in Color::ALL {
+                let rel = g.relative_rank(s, c == Color::White);
+                let reach = spec.pawn_reach.get(rel as usize).copied().unwrap_or(0) as i32;
+                pawn_steps[c.index()][s.index()] = (reach - rel).max(0) as u8;
+                promotion_square[c.index()][s.index()] = rel == last as i32;
+                enemy_half[c.index()][s.index()] = rel >= spec.ranks as i32 / 2;
+            }
+        }
+        let forward = [g.offset(0, 1), g.offset(0, -1)];
+        Variant {
+            spec,
+            geometry: g,
+            leaps,
+            slides,
+            special,
+            leap_probes,
+            slide_probes,
+            path_attackers,
+            snake,
+            orth,
+            diag,
+            venator_diagonals,
+            castlings,
+            castle_clear,
+            pawn_steps,
+            promotion_square,
+            enemy_half,
+            forward,
+            in_army,
+        }
+    }
+
+    /// The engine id (`chess`, `gustav3`, `venator`, `venomous`).
+    pub fn id(&self) -> &'static str {
+        self.spec.id
+    }
+
+    /// Whether `role` is part of this variant's army.
+    #[inline]
+    pub fn has_role(&self, role: Role) -> bool {
+        self.in_army & role.mask() != 0
+    }
+
+    /// The role written with `letter` (either case) in this variant.
+    pub fn role_of_letter(&self, letter: char) -> Option<Role> {
+        let up = letter.to_ascii_uppercase();
+        self.spec.army.iter().copied().find(|r| r.letter() == up)
+    }
+
+    /// Every variant the engine knows.
+    pub fn all() -> [&'static Variant; 4] {
+        static CELL: OnceLock<[Variant; 4]> = OnceLock::new();
+        let v = CELL.get_or_init(|| {
+            [
+                Variant::build(crate::variants::chess::spec()),
+                Variant::build(crate::variants::gustav3::spec()),
+                Variant::build(crate::variants::venator::spec()),
+                Variant::build(crate::variants::venomous::spec()),
+            ]
+        });
+        [&v[0], &v[1], &v[2], &v[3]]
+    }
+
+    /// Looks a variant up by engine id, UCI_Variant value or CECP name.
+    pub fn by_name(name: &str) -> Option<&'static Variant> {
+        let name = name.trim().to_ascii_lowercase();
+        Variant::all()
+            .into_iter()
+            .find(|v| v.spec.id == name || v.spec.cecp_name == name)
+    }
+
+    /// Orthodox chess.
+    pub fn chess() -> &'static Variant {
+        Variant::all()[0]
+    }
+
+    /// The names accepted by [`Variant::by_name`], for messages.
+    pub fn names() -> String {
+        Variant::all().map(|v| v.spec.id).join(", ")
+    }
+}
