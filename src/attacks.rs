@@ -41,7 +41,13 @@ pub fn venator_diagonals(d: Delta) -> [Delta; 2] {
 /// lists every square that must be empty for the move. Empty when `to` is not a target.
 pub type Paths = ArrayVec<ArrayVec<Square, 32>, 8>;
 
-fn walk(g: &Geometry, start: Square, d: Delta, n: i32, out: &mut ArrayVec<Square, 32>) -> Option<Square> {
+fn walk(
+    g: &Geometry,
+    start: Square,
+    d: Delta,
+    n: i32,
+    out: &mut ArrayVec<Square, 32>,
+) -> Option<Square> {
     let (mut f, mut r) = (g.file(start), g.rank(start));
     let mut last = start;
     for _ in 0..n {
@@ -66,7 +72,9 @@ pub fn sissa_paths(g: &Geometry, from: Square, to: Square) -> Paths {
                     continue;
                 }
                 let mut path = ArrayVec::new();
-                let Some(corner) = walk(g, from, a, n, &mut path) else { continue };
+                let Some(corner) = walk(g, from, a, n, &mut path) else {
+                    continue;
+                };
                 if walk(g, corner, b, n - 1, &mut path).is_none() {
                     continue;
                 }
@@ -81,7 +89,10 @@ pub fn sissa_paths(g: &Geometry, from: Square, to: Square) -> Paths {
 pub fn snake_paths(position: &Position, from: Square, to: Square) -> Paths {
     let v = position.variant();
     let g = &v.geometry;
-    let delta = ((g.file(to) - g.file(from)) as i8, (g.rank(to) - g.rank(from)) as i8);
+    let delta = (
+        (g.file(to) - g.file(from)) as i8,
+        (g.rank(to) - g.rank(from)) as i8,
+    );
     let mut paths = Paths::new();
     for route in v.snake.iter().filter(|r| r.delta == delta) {
         for p in &route.paths {
@@ -121,7 +132,9 @@ pub fn venator_paths(g: &Geometry, from: Square, to: Square) -> Paths {
                 continue;
             }
             let mut path = ArrayVec::new();
-            let Some(hop) = walk(g, from, d, t, &mut path) else { continue };
+            let Some(hop) = walk(g, from, d, t, &mut path) else {
+                continue;
+            };
             if walk(g, hop, f, m - 1, &mut path).is_none() {
                 continue;
             }
@@ -205,21 +218,25 @@ impl Position {
     /// leg is the screen just before an empty hop square, and the diagonal on to `to` is
     /// empty.
     pub fn venator_attacks(&self, from: Square, to: Square) -> bool {
-        venator_paths(&self.variant.geometry, from, to).iter().any(|path| {
-            // Layout: orthogonal leg squares 1..=t (screen at t-1, hop at t), then diagonal.
-            let g = &self.variant.geometry;
-            let t = path
-                .iter()
-                .position(|&s| {
-                    let (dx, dy) = (g.file(s) - g.file(from), g.rank(s) - g.rank(from));
-                    dx != 0 && dy != 0
-                })
-                .unwrap_or(path.len());
-            let (orth, diag) = path.split_at(t);
-            let screen = orth.len() - 2;
-            orth.iter().enumerate().all(|(i, s)| (self.board[s.index()] == EMPTY) != (i == screen))
-                && diag.iter().all(|s| self.board[s.index()] == EMPTY)
-        })
+        venator_paths(&self.variant.geometry, from, to)
+            .iter()
+            .any(|path| {
+                // Layout: orthogonal leg squares 1..=t (screen at t-1, hop at t), then diagonal.
+                let g = &self.variant.geometry;
+                let t = path
+                    .iter()
+                    .position(|&s| {
+                        let (dx, dy) = (g.file(s) - g.file(from), g.rank(s) - g.rank(from));
+                        dx != 0 && dy != 0
+                    })
+                    .unwrap_or(path.len());
+                let (orth, diag) = path.split_at(t);
+                let screen = orth.len() - 2;
+                orth.iter()
+                    .enumerate()
+                    .all(|(i, s)| (self.board[s.index()] == EMPTY) != (i == screen))
+                    && diag.iter().all(|s| self.board[s.index()] == EMPTY)
+            })
     }
 
     /// The squares whose change of occupancy could expose `color`'s king, which is not in

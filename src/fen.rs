@@ -15,13 +15,31 @@ pub enum FenError {
     Empty,
     MissingField(&'static str),
     ExtraFields(String),
-    RankCount { found: usize, expected: u8 },
-    RankLength { rank: i32, found: usize, expected: u8 },
-    UnknownLetter { letter: char },
-    PieceOnHole { square: String },
-    HoleMismatch { square: String },
-    KingCount { color: Color, found: usize },
-    PawnOnEdgeRank { square: String },
+    RankCount {
+        found: usize,
+        expected: u8,
+    },
+    RankLength {
+        rank: i32,
+        found: usize,
+        expected: u8,
+    },
+    UnknownLetter {
+        letter: char,
+    },
+    PieceOnHole {
+        square: String,
+    },
+    HoleMismatch {
+        square: String,
+    },
+    KingCount {
+        color: Color,
+        found: usize,
+    },
+    PawnOnEdgeRank {
+        square: String,
+    },
     BadSide(String),
     BadCastling(String),
     BadEnPassant(String),
@@ -38,9 +56,16 @@ impl fmt::Display for FenError {
             FenError::MissingField(what) => write!(f, "FEN has no {what} field"),
             FenError::ExtraFields(s) => write!(f, "unexpected text after the FEN: '{s}'"),
             FenError::RankCount { found, expected } => {
-                write!(f, "FEN board has {found} ranks, this variant has {expected}")
+                write!(
+                    f,
+                    "FEN board has {found} ranks, this variant has {expected}"
+                )
             }
-            FenError::RankLength { rank, found, expected } => write!(
+            FenError::RankLength {
+                rank,
+                found,
+                expected,
+            } => write!(
                 f,
                 "rank {rank} of the FEN describes {found} squares, this variant has {expected} files"
             ),
@@ -52,13 +77,19 @@ impl fmt::Display for FenError {
                 "{square} is a hole in this variant (write it as '*'), but the FEN puts a piece or an empty square there"
             ),
             FenError::HoleMismatch { square } => {
-                write!(f, "the FEN marks {square} as a hole ('*'), but this variant has a square there")
+                write!(
+                    f,
+                    "the FEN marks {square} as a hole ('*'), but this variant has a square there"
+                )
             }
             FenError::KingCount { color, found } => {
                 write!(f, "{color} must have exactly one king, the FEN has {found}")
             }
             FenError::PawnOnEdgeRank { square } => {
-                write!(f, "a pawn cannot stand on the first or last rank ({square})")
+                write!(
+                    f,
+                    "a pawn cannot stand on the first or last rank ({square})"
+                )
             }
             FenError::BadSide(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
             FenError::BadCastling(why) => write!(f, "bad castling field: {why}"),
@@ -66,7 +97,10 @@ impl fmt::Display for FenError {
             FenError::BadHoldings(why) => write!(f, "bad holdings: {why}"),
             FenError::BadCounter(s) => write!(f, "move counters must be whole numbers, not '{s}'"),
             FenError::OpponentInCheck => {
-                write!(f, "the side that is not to move is in check: the position cannot arise")
+                write!(
+                    f,
+                    "the side that is not to move is in check: the position cannot arise"
+                )
             }
             FenError::TooManyPieces => write!(f, "too many pieces for one side"),
         }
@@ -81,7 +115,9 @@ impl Position {
     pub fn from_fen(variant: &'static Variant, fen: &str) -> Result<Position, FenError> {
         let mut fields = fen.split_whitespace();
         let board_field = fields.next().ok_or(FenError::Empty)?;
-        let side_field = fields.next().ok_or(FenError::MissingField("side-to-move"))?;
+        let side_field = fields
+            .next()
+            .ok_or(FenError::MissingField("side-to-move"))?;
         let castling_field = fields.next().unwrap_or("-");
         let ep_field = fields.next().unwrap_or("-");
         let halfmove_field = fields.next().unwrap_or("0");
@@ -204,7 +240,10 @@ fn read_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> {
     let g = &v.geometry;
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != g.ranks() as usize {
-        return Err(FenError::RankCount { found: rows.len(), expected: g.ranks() });
+        return Err(FenError::RankCount {
+            found: rows.len(),
+            expected: g.ranks(),
+        });
     }
     let mut kings = [0usize; 2];
     for (i, row) in rows.iter().enumerate() {
@@ -258,7 +297,11 @@ fn read_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> {
                 let Some(sq) = g.square(file, rank) else {
                     return Err(FenError::PieceOnHole { square: name(file) });
                 };
-                let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                let color = if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
                 if role.is_pawn_like() && (rank == 0 || rank == g.ranks() as i32 - 1) {
                     return Err(FenError::PawnOnEdgeRank { square: name(file) });
                 }
@@ -273,12 +316,19 @@ fn read_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> {
             }
         }
         if file != g.files() as i32 {
-            return Err(FenError::RankLength { rank: rank + 1, found: file as usize, expected: g.files() });
+            return Err(FenError::RankLength {
+                rank: rank + 1,
+                found: file as usize,
+                expected: g.files(),
+            });
         }
     }
     for c in Color::ALL {
         if kings[c.index()] != 1 {
-            return Err(FenError::KingCount { color: c, found: kings[c.index()] });
+            return Err(FenError::KingCount {
+                color: c,
+                found: kings[c.index()],
+            });
         }
     }
     Ok(())
@@ -296,7 +346,11 @@ fn read_holdings(pos: &mut Position, holdings: Option<&str>) -> Result<(), FenEr
                 pos.variant.id()
             )));
         };
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         if c.to_ascii_uppercase() != h.role.letter() || !c.is_ascii_alphabetic() {
             return Err(FenError::BadHoldings(format!(
                 "only {} ({}) may be held, not '{c}'",
@@ -306,7 +360,10 @@ fn read_holdings(pos: &mut Position, holdings: Option<&str>) -> Result<(), FenEr
         }
         counts[color.index()] += 1;
         if counts[color.index()] > (h.count as usize).min(MAX_HAND) {
-            return Err(FenError::BadHoldings(format!("{color} holds more than {}", h.count)));
+            return Err(FenError::BadHoldings(format!(
+                "{color} holds more than {}",
+                h.count
+            )));
         }
     }
     for c in Color::ALL {
@@ -326,15 +383,24 @@ fn read_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             'Q' => (Color::White, 1),
             'k' => (Color::Black, 0),
             'q' => (Color::Black, 1),
-            _ => return Err(FenError::BadCastling(format!("'{ch}' is not one of K, Q, k, q"))),
+            _ => {
+                return Err(FenError::BadCastling(format!(
+                    "'{ch}' is not one of K, Q, k, q"
+                )));
+            }
         };
         let bit = 1u8 << (2 * color.index() + side_bit);
         if pos.castling & bit != 0 {
             return Err(FenError::BadCastling(format!("'{ch}' is given twice")));
         }
-        let rule = v.castlings[color.index()].iter().find(|c| c.side as usize == side_bit);
+        let rule = v.castlings[color.index()]
+            .iter()
+            .find(|c| c.side as usize == side_bit);
         let Some(rule) = rule else {
-            return Err(FenError::BadCastling(format!("{} has no castling '{ch}'", v.id())));
+            return Err(FenError::BadCastling(format!(
+                "{} has no castling '{ch}'",
+                v.id()
+            )));
         };
         let king_ok = pos.piece_at(rule.king_from) == Some(Piece::new(color, Role::King));
         let rook_ok = pos.piece_at(rule.rook_from) == Some(Piece::new(color, Role::Rook));
@@ -382,7 +448,10 @@ fn read_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
             ));
         }
         if pos.board[t.index()] != EMPTY {
-            return Err(FenError::BadEnPassant(format!("target {} is not empty", g.name(t, 1))));
+            return Err(FenError::BadEnPassant(format!(
+                "target {} is not empty",
+                g.name(t, 1)
+            )));
         }
     }
     let victim = expected.shift(fwd);

@@ -89,7 +89,9 @@ impl Position {
                         let colour = |c: Color| {
                             self.pieces(c)
                                 .iter()
-                                .find(|&&s| self.piece_at(s).is_some_and(|p| p.role == Role::Bishop))
+                                .find(|&&s| {
+                                    self.piece_at(s).is_some_and(|p| p.role == Role::Bishop)
+                                })
                                 .map(|&s| (g.file(s) + g.rank(s)) % 2)
                         };
                         colour(Color::White) == colour(Color::Black)
@@ -104,12 +106,23 @@ impl Position {
     pub fn outcome(&mut self) -> Option<Outcome> {
         if self.legal_moves().is_empty() {
             return Some(if self.in_check() {
-                Outcome { winner: Some(self.side.flip()), termination: Termination::Checkmate }
+                Outcome {
+                    winner: Some(self.side.flip()),
+                    termination: Termination::Checkmate,
+                }
             } else {
-                Outcome { winner: None, termination: Termination::Stalemate }
+                Outcome {
+                    winner: None,
+                    termination: Termination::Stalemate,
+                }
             });
         }
-        let draw = |termination| Some(Outcome { winner: None, termination });
+        let draw = |termination| {
+            Some(Outcome {
+                winner: None,
+                termination,
+            })
+        };
         if self.halfmove >= 100 {
             return draw(Termination::FiftyMoves);
         }

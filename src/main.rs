@@ -10,7 +10,11 @@ use sissa::perft::{divide, parse_suite, perft};
 use sissa::{Position, Variant};
 
 #[derive(Parser)]
-#[command(name = "sissa", version, about = "A chess-variant engine: Venator Chess, Venomous, Gustav III's Chess and chess.\n\nWithout a subcommand it reads UCI or CECP (XBoard) commands on standard input.")]
+#[command(
+    name = "sissa",
+    version,
+    about = "A chess-variant engine: Venator Chess, Venomous, Gustav III's Chess and chess.\n\nWithout a subcommand it reads UCI or CECP (XBoard) commands on standard input."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -43,16 +47,37 @@ enum Command {
         #[arg(long)]
         max_nodes: Option<u64>,
     },
+    /// Search one position and print UCI-style info lines and bestmove.
+    Search(sissa::search::cli::SearchArgs),
+    /// Fixed-depth search over fixed positions of all four variants; the node count is the
+    /// change signature.
+    Bench(sissa::search::cli::BenchArgs),
+    /// Play a match between two engines, refereed by Sissa's rules.
+    Match(sissa::tournament::MatchArgs),
+    /// Replay a PGN file and report each game's final position and result.
+    Pgn(sissa::tournament::PgnArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Perft { variant, fen, moves, depth, divide, suite, max_nodes }) => match suite {
+        Some(Command::Perft {
+            variant,
+            fen,
+            moves,
+            depth,
+            divide,
+            suite,
+            max_nodes,
+        }) => match suite {
             Some(file) => run_suite(&file, max_nodes.unwrap_or(u64::MAX)),
             None => run_perft(&variant, fen.as_deref(), &moves, depth.unwrap_or(1), divide),
         },
-        None => Err("the protocol front end is not built yet".to_string()),
+        Some(Command::Search(args)) => sissa::search::cli::run_search(&args),
+        Some(Command::Bench(args)) => sissa::search::cli::run_bench(&args),
+        Some(Command::Match(args)) => sissa::tournament::run_match(&args),
+        Some(Command::Pgn(args)) => sissa::tournament::run_pgn(&args),
+        None => sissa::protocol::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -77,7 +102,13 @@ fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position,
     Ok(pos)
 }
 
-fn run_perft(variant: &str, fen: Option<&str>, moves: &[String], depth: u32, div: bool) -> Result<(), String> {
+fn run_perft(
+    variant: &str,
+    fen: Option<&str>,
+    moves: &[String],
+    depth: u32,
+    div: bool,
+) -> Result<(), String> {
     let mut pos = setup(variant, fen, moves)?;
     let start = Instant::now();
     let nodes = if div {
@@ -92,7 +123,11 @@ fn run_perft(variant: &str, fen: Option<&str>, moves: &[String], depth: u32, div
     };
     println!("Nodes searched: {nodes}");
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
     Ok(())
 }
 
@@ -123,7 +158,11 @@ fn run_suite(file: &str, max_nodes: u64) -> Result<(), String> {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
     if failures > 0 {
         Err(format!("{failures} perft mismatch(es)"))
     } else {

@@ -39,7 +39,11 @@ impl Position {
     fn retain_legal(&mut self, list: &mut MoveList, in_check: bool) {
         let us = self.side;
         let king = self.kings[us.index()];
-        let deps = if in_check { None } else { Some(self.king_dependencies(us)) };
+        let deps = if in_check {
+            None
+        } else {
+            Some(self.king_dependencies(us))
+        };
         let mut kept = 0;
         for i in 0..list.len() {
             let mv = list[i];
@@ -194,7 +198,12 @@ impl Position {
             if t != EMPTY && t & own == 0 {
                 self.push_pawn_move(from, to, list);
             } else if !ninja && t == EMPTY && self.ep.targets.contains(&to) {
-                list.push(Move { from, to, kind: MoveKind::EnPassant, extra: 0 });
+                list.push(Move {
+                    from,
+                    to,
+                    kind: MoveKind::EnPassant,
+                    extra: 0,
+                });
             }
         }
         if ninja {
@@ -308,7 +317,12 @@ impl Position {
             {
                 continue;
             }
-            list.push(Move { from: c.king_from, to: c.king_to, kind: MoveKind::Castle, extra: i as u8 });
+            list.push(Move {
+                from: c.king_from,
+                to: c.king_to,
+                kind: MoveKind::Castle,
+                extra: i as u8,
+            });
         }
     }
 
@@ -325,12 +339,19 @@ impl Position {
         };
         let pushes = (hand.push_to_rank - hand.drop_rank) as usize;
         for file in 0..g.files() as i32 {
-            let Some(mut sq) = g.square(file, rank) else { continue };
+            let Some(mut sq) = g.square(file, rank) else {
+                continue;
+            };
             for _ in 0..=pushes {
                 if self.board[sq.index()] != EMPTY {
                     break;
                 }
-                list.push(Move { from: sq, to: sq, kind: MoveKind::Drop, extra: hand.role as u8 });
+                list.push(Move {
+                    from: sq,
+                    to: sq,
+                    kind: MoveKind::Drop,
+                    extra: hand.role as u8,
+                });
                 sq = sq.shift(fwd);
             }
         }

@@ -42,12 +42,22 @@ impl Move {
 
     #[inline]
     pub fn normal(from: Square, to: Square) -> Move {
-        Move { from, to, kind: MoveKind::Normal, extra: 0 }
+        Move {
+            from,
+            to,
+            kind: MoveKind::Normal,
+            extra: 0,
+        }
     }
 
     #[inline]
     pub fn promotion(from: Square, to: Square, role: Role) -> Move {
-        Move { from, to, kind: MoveKind::Normal, extra: role as u8 }
+        Move {
+            from,
+            to,
+            kind: MoveKind::Normal,
+            extra: role as u8,
+        }
     }
 
     /// The role a pawn promotes to, if this is a promotion.
@@ -111,7 +121,11 @@ impl Position {
         }
         let g = &self.variant().geometry;
         let c = &self.variant().castlings[self.side_to_move().index()][mv.extra as usize];
-        Some(format!("{}{}", g.name(c.king_from, rank_base), g.name(c.rook_from, rank_base)))
+        Some(format!(
+            "{}{}",
+            g.name(c.king_from, rank_base),
+            g.name(c.rook_from, rank_base)
+        ))
     }
 
     /// Reads a move in UCI form (ranks counted from `rank_base`) and checks it is legal here.
@@ -127,7 +141,9 @@ impl Position {
         let legal = self.legal_moves();
         for &mv in &legal {
             if self.move_text(mv, rank_base).to_ascii_lowercase() == wanted
-                || self.castle_rook_text(mv, rank_base).is_some_and(|t| t == wanted)
+                || self
+                    .castle_rook_text(mv, rank_base)
+                    .is_some_and(|t| t == wanted)
             {
                 return Ok(mv);
             }
@@ -199,7 +215,11 @@ impl Position {
             match from.and_then(|s| self.piece_at(s)) {
                 None => format!("no piece on {}", &text[..text.len().min(3)]),
                 Some(p) if p.color != self.side_to_move() => {
-                    format!("that is a {} piece and it is {} to move", p.color, self.side_to_move())
+                    format!(
+                        "that is a {} piece and it is {} to move",
+                        p.color,
+                        self.side_to_move()
+                    )
                 }
                 Some(p) => {
                     if self.pseudo_legal_text_matches(text, rank_base) {
@@ -210,14 +230,19 @@ impl Position {
                 }
             }
         };
-        MoveError::Illegal { text: text.to_string(), reason }
+        MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        }
     }
 
     fn pseudo_legal_text_matches(&mut self, text: &str, rank_base: i32) -> bool {
         let wanted = text.to_ascii_lowercase();
         self.pseudo_legal_moves().into_iter().any(|mv| {
             self.move_text(mv, rank_base).to_ascii_lowercase() == wanted
-                || self.castle_rook_text(mv, rank_base).is_some_and(|t| t == wanted)
+                || self
+                    .castle_rook_text(mv, rank_base)
+                    .is_some_and(|t| t == wanted)
         })
     }
 }

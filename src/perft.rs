@@ -59,9 +59,17 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
         let at = |msg: String| format!("line {}: {msg}", i + 1);
         let mut parts = line.split(';');
         let vname = parts.next().unwrap_or("").trim();
-        let variant = Variant::by_name(vname)
-            .ok_or_else(|| at(format!("unknown variant '{vname}' (known: {})", Variant::names())))?;
-        let fen = parts.next().ok_or_else(|| at("no FEN".to_string()))?.trim().to_string();
+        let variant = Variant::by_name(vname).ok_or_else(|| {
+            at(format!(
+                "unknown variant '{vname}' (known: {})",
+                Variant::names()
+            ))
+        })?;
+        let fen = parts
+            .next()
+            .ok_or_else(|| at("no FEN".to_string()))?
+            .trim()
+            .to_string();
         Position::from_fen(variant, &fen).map_err(|e| at(e.to_string()))?;
         let mut expected = Vec::new();
         for p in parts {
@@ -73,11 +81,22 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
                 .strip_prefix('D')
                 .and_then(|r| r.split_once(' '))
                 .ok_or_else(|| at(format!("'{p}' is not of the form 'D<depth> <count>'")))?;
-            let d: u32 = d.trim().parse().map_err(|_| at(format!("bad depth in '{p}'")))?;
-            let n: u64 = n.trim().parse().map_err(|_| at(format!("bad count in '{p}'")))?;
+            let d: u32 = d
+                .trim()
+                .parse()
+                .map_err(|_| at(format!("bad depth in '{p}'")))?;
+            let n: u64 = n
+                .trim()
+                .parse()
+                .map_err(|_| at(format!("bad count in '{p}'")))?;
             expected.push((d, n));
         }
-        out.push(SuiteEntry { variant, fen, expected, line: i + 1 });
+        out.push(SuiteEntry {
+            variant,
+            fen,
+            expected,
+            line: i + 1,
+        });
     }
     Ok(out)
 }

@@ -85,7 +85,8 @@ impl Position {
 
     /// The start position of `variant`.
     pub fn startpos(variant: &'static Variant) -> Position {
-        Position::from_fen(variant, variant.spec.start_fen).expect("start FEN of a built-in variant")
+        Position::from_fen(variant, variant.spec.start_fen)
+            .expect("start FEN of a built-in variant")
     }
 
     pub fn variant(&self) -> &'static Variant {
@@ -256,7 +257,11 @@ impl Position {
         let us = self.side;
         let mut undo = Undo {
             mv,
-            moved: if mv.kind == MoveKind::Normal { self.board[mv.from.index()] } else { EMPTY },
+            moved: if mv.kind == MoveKind::Normal {
+                self.board[mv.from.index()]
+            } else {
+                EMPTY
+            },
             captured: EMPTY,
             captured_slot: 0,
             castling: self.castling,
@@ -362,7 +367,13 @@ impl Position {
         self.hash = undo.hash;
     }
 
-    fn castle_pieces(&mut self, king_from: Square, rook_from: Square, king_to: Square, rook_to: Square) {
+    fn castle_pieces(
+        &mut self,
+        king_from: Square,
+        rook_from: Square,
+        king_to: Square,
+        rook_to: Square,
+    ) {
         let us = self.side;
         let king_slot = self.slot[king_from.index()];
         let rook_slot = self.slot[rook_from.index()];

@@ -151,7 +151,10 @@ impl Variant {
             in_army |= role.mask();
             let p = pattern::pattern(role);
             special[role.index()] = p.special;
-            if matches!(p.special, Special::Sissa | Special::Snake | Special::Venator) {
+            if matches!(
+                p.special,
+                Special::Sissa | Special::Snake | Special::Venator
+            ) {
                 path_attackers |= role.mask();
             }
             for &d in p.leaps {
@@ -192,7 +195,10 @@ impl Variant {
         let mut castle_clear = vec![0u8; CELLS];
         let castlings = Color::ALL.map(|c| {
             let rank = if c == Color::White { 0 } else { last as i32 };
-            let sq = |file: u8| g.square(file as i32, rank).expect("castling square on board");
+            let sq = |file: u8| {
+                g.square(file as i32, rank)
+                    .expect("castling square on board")
+            };
             spec.castling
                 .iter()
                 .map(|r| {
@@ -200,7 +206,11 @@ impl Variant {
                     castle_clear[sq(r.king_from).index()] |= 0b11 << (2 * c.index());
                     castle_clear[sq(r.rook_from).index()] |= bit;
                     let span = |a: u8, b: u8| -> Vec<u8> {
-                        if a < b { (a + 1..b).collect() } else { (b + 1..a).collect() }
+                        if a < b {
+                            (a + 1..b).collect()
+                        } else {
+                            (b + 1..a).collect()
+                        }
                     };
                     let mut king_path: Vec<Square> =
                         span(r.king_from, r.king_to).into_iter().map(sq).collect();

@@ -52,7 +52,9 @@ pub fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
         let mut s = 0x5155_A5A5_2009_2006u64;
-        let piece = (0..2 * ROLE_COUNT * CELLS).map(|_| splitmix(&mut s)).collect();
+        let piece = (0..2 * ROLE_COUNT * CELLS)
+            .map(|_| splitmix(&mut s))
+            .collect();
         let side = splitmix(&mut s);
         let mut castling = [0u64; 16];
         for c in castling.iter_mut().skip(1) {
@@ -65,6 +67,12 @@ pub fn keys() -> &'static Keys {
                 *k = splitmix(&mut s);
             }
         }
-        Keys { piece, side, castling, ep, hand }
+        Keys {
+            piece,
+            side,
+            castling,
+            ep,
+            hand,
+        }
     })
 }

@@ -15,8 +15,20 @@ pub fn spec() -> VariantSpec {
         promotions: &[Queen, Rook, Bishop, Knight],
         pawn_reach: super::orthodox_pawn_reach(8),
         castling: &[
-            CastlingRule { side: CastleSide::King, king_from: 4, king_to: 6, rook_from: 7, rook_to: 5 },
-            CastlingRule { side: CastleSide::Queen, king_from: 4, king_to: 2, rook_from: 0, rook_to: 3 },
+            CastlingRule {
+                side: CastleSide::King,
+                king_from: 4,
+                king_to: 6,
+                rook_from: 7,
+                rook_to: 5,
+            },
+            CastlingRule {
+                side: CastleSide::Queen,
+                king_from: 4,
+                king_to: 2,
+                rook_from: 0,
+                rook_to: 3,
+            },
         ],
         hand: None,
         insufficient: InsufficientMaterial::Fide,

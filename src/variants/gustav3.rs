@@ -5,8 +5,20 @@ use crate::variant::{CastleSide, CastlingRule, InsufficientMaterial, VariantSpec
 
 /// Castling on the Gustavian board: king f1-h1 with rook i1-g1, or f1-d1 with rook b1-e1.
 pub(crate) const GUSTAVIAN_CASTLING: [CastlingRule; 2] = [
-    CastlingRule { side: CastleSide::King, king_from: 5, king_to: 7, rook_from: 8, rook_to: 6 },
-    CastlingRule { side: CastleSide::Queen, king_from: 5, king_to: 3, rook_from: 1, rook_to: 4 },
+    CastlingRule {
+        side: CastleSide::King,
+        king_from: 5,
+        king_to: 7,
+        rook_from: 8,
+        rook_to: 6,
+    },
+    CastlingRule {
+        side: CastleSide::Queen,
+        king_from: 5,
+        king_to: 3,
+        rook_from: 1,
+        rook_to: 4,
+    },
 ];
 
 pub fn spec() -> VariantSpec {

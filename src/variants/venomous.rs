@@ -9,7 +9,13 @@ const fn castle(side: CastleSide, king_to: u8, rook_to: u8) -> CastlingRule {
         CastleSide::King => 9,
         CastleSide::Queen => 0,
     };
-    CastlingRule { side, king_from: 5, king_to, rook_from, rook_to }
+    CastlingRule {
+        side,
+        king_from: 5,
+        king_to,
+        rook_from,
+        rook_to,
+    }
 }
 
 /// The king goes 1-3 squares towards the j-rook or 1-4 towards the a-rook; the rook lands
@@ -31,14 +37,30 @@ pub fn spec() -> VariantSpec {
         files: 10,
         ranks: 10,
         holes: Vec::new(),
-        army: &[Pawn, Bishop, Rook, Queen, King, WazirKnight, FerzKnight, Sissa, Snake, Ninja],
+        army: &[
+            Pawn,
+            Bishop,
+            Rook,
+            Queen,
+            King,
+            WazirKnight,
+            FerzKnight,
+            Sissa,
+            Snake,
+            Ninja,
+        ],
         start_fen: "rwbxqksbfr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RWBXQKSBFR[JJJJJjjjjj] w KQkq - 0 1",
         promotions: &[Queen, Rook, Bishop, WazirKnight, FerzKnight, Sissa, Snake],
         // From ranks 2-4 any distance up to rank 5; from 5 one step; from 6-8 one or two;
         // from 9 one (relative ranks, 0-based).
         pawn_reach: vec![1, 4, 4, 4, 5, 7, 8, 9, 9, 9],
         castling: &FLEXIBLE_CASTLING,
-        hand: Some(HandRule { role: Ninja, count: 5, drop_rank: 1, push_to_rank: 4 }),
+        hand: Some(HandRule {
+            role: Ninja,
+            count: 5,
+            drop_rank: 1,
+            push_to_rank: 4,
+        }),
         insufficient: InsufficientMaterial::KingsOnly,
     }
 }

@@ -1,0 +1,1 @@
+// rules tests: written next
