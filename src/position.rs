@@ -21,6 +21,20 @@ pub const MAX_EP: usize = 4;
 pub struct EnPassant {
     pub targets: ArrayVec<Square, MAX_EP>,
     pub victim: Square,
+    /// Which targets an enemy Pawn attacks: only those are in the hash, so that repetition
+    /// compares en-passant possibilities, not mere double steps (FIDE 9.2.2).
+    pub(crate) hashed: u8,
+}
+
+impl EnPassant {
+    /// The targets that are part of the hash.
+    fn hashed_targets(&self) -> impl Iterator<Item = Square> + '_ {
+        self.targets
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.hashed & (1 << i) != 0)
+            .map(|(_, &t)| t)
+    }
 }
 
 /// What `unmake` needs to restore, kept per move played.
@@ -168,7 +182,7 @@ impl Position {
             h ^= k.side;
         }
         h ^= k.castling(self.castling);
-        for &t in &self.ep.targets {
+        for &t in self.ep.targets.iter().filter(|&&t| self.ep_capturable(t, self.side)) {
             h ^= k.ep(t);
         }
         for c in Color::ALL {
@@ -269,7 +283,7 @@ impl Position {
             halfmove: self.halfmove,
             hash: self.hash,
         };
-        for &t in &undo.ep.targets {
+        for t in undo.ep.hashed_targets() {
             self.hash ^= k.ep(t);
         }
         self.halfmove += 1;
@@ -418,11 +432,22 @@ impl Position {
         }
         let k = keys();
         while sq != to {
+            if self.ep_capturable(sq, self.side.flip()) {
+                self.ep.hashed |= 1 << self.ep.targets.len();
+                self.hash ^= k.ep(sq);
+            }
             self.ep.targets.push(sq);
-            self.hash ^= k.ep(sq);
             sq = sq.shift(fwd);
         }
         self.ep.victim = to;
+    }
+
+    /// Whether a Pawn of `capturer` stands where it could capture onto the en-passant
+    /// target `t`.
+    pub(crate) fn ep_capturable(&self, t: Square, capturer: Color) -> bool {
+        let back = self.variant.forward[capturer.flip().index()];
+        let pawn = Piece::new(capturer, Role::Pawn).code();
+        self.board[t.shift(back + 1).index()] == pawn || self.board[t.shift(back - 1).index()] == pawn
     }
 
     /// Whether `sq` holds a piece of `color`.
