@@ -760,7 +760,10 @@ fn repetition_compares_en_passant_possibilities() {
     assert_eq!(p.hash(), after_e4);
     assert_eq!(p.repetitions(), 2);
     // With a black pawn on d4 the capture is possible and the positions differ.
-    let mut q = pos("chess", "rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3");
+    let mut q = pos(
+        "chess",
+        "rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3",
+    );
     play(&mut q, "e2e4");
     let with_ep = q.hash();
     for m in ["g8f6", "g1f3", "f6g8", "f3g1"] {

@@ -62,7 +62,12 @@ pub fn sissa_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route, 8
                 if n >= 1 && n * sx == x && n * sy == y {
                     let a = g.offset(a.0 as i32, a.1 as i32);
                     let b = g.offset(b.0 as i32, b.1 as i32);
-                    out.push(Route { a, first: n, b, second: n - 1 });
+                    out.push(Route {
+                        a,
+                        first: n,
+                        b,
+                        second: n - 1,
+                    });
                 }
             }
         }
@@ -88,7 +93,12 @@ pub fn venator_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route,
             if t >= 2 && m >= 1 {
                 let a = g.offset(d.0 as i32, d.1 as i32);
                 let b = g.offset(f.0 as i32, f.1 as i32);
-                out.push(Route { a, first: t, b, second: m - 1 });
+                out.push(Route {
+                    a,
+                    first: t,
+                    b,
+                    second: m - 1,
+                });
             }
         }
     }
@@ -201,7 +211,10 @@ impl Position {
     /// The Snake routes from `from` to `to` (two, or none when `to` is not a Snake square).
     fn snake_routes_to(&self, from: Square, to: Square) -> impl Iterator<Item = Route> + '_ {
         let g = &self.variant.geometry;
-        let delta = ((g.file(to) - g.file(from)) as i8, (g.rank(to) - g.rank(from)) as i8);
+        let delta = (
+            (g.file(to) - g.file(from)) as i8,
+            (g.rank(to) - g.rank(from)) as i8,
+        );
         self.variant
             .snake
             .iter()
@@ -210,14 +223,20 @@ impl Position {
                 s.paths.iter().map(move |p| {
                     // One or two intermediate squares, each a single step from the last.
                     let second = p[1].wrapping_sub(p[0]);
-                    Route { a: p[0], first: 1, b: second, second: s.steps as i32 - 1 }
+                    Route {
+                        a: p[0],
+                        first: 1,
+                        b: second,
+                        second: s.steps as i32 - 1,
+                    }
                 })
             })
     }
 
     /// Whether the Sorcerer Snake on `from` could capture on `to`.
     pub fn snake_attacks(&self, from: Square, to: Square) -> bool {
-        self.snake_routes_to(from, to).any(|r| self.route_open(from, r))
+        self.snake_routes_to(from, to)
+            .any(|r| self.route_open(from, r))
     }
 
     /// Whether the Venator on `from` could capture on `to`: the first piece on an orthogonal
@@ -238,7 +257,11 @@ impl Position {
             }
             let (dx, dy) = (tx - g.file(hop), ty - g.rank(hop));
             let (ox, oy) = (ORTHOGONAL[i].0 as i32, ORTHOGONAL[i].1 as i32);
-            let forward = if ox != 0 { dx.signum() == ox } else { dy.signum() == oy };
+            let forward = if ox != 0 {
+                dx.signum() == ox
+            } else {
+                dy.signum() == oy
+            };
             if dx == 0 || dx.abs() != dy.abs() || !forward {
                 continue;
             }

@@ -182,7 +182,12 @@ impl Position {
             h ^= k.side;
         }
         h ^= k.castling(self.castling);
-        for &t in self.ep.targets.iter().filter(|&&t| self.ep_capturable(t, self.side)) {
+        for &t in self
+            .ep
+            .targets
+            .iter()
+            .filter(|&&t| self.ep_capturable(t, self.side))
+        {
             h ^= k.ep(t);
         }
         for c in Color::ALL {
@@ -447,7 +452,8 @@ impl Position {
     pub(crate) fn ep_capturable(&self, t: Square, capturer: Color) -> bool {
         let back = self.variant.forward[capturer.flip().index()];
         let pawn = Piece::new(capturer, Role::Pawn).code();
-        self.board[t.shift(back + 1).index()] == pawn || self.board[t.shift(back - 1).index()] == pawn
+        self.board[t.shift(back + 1).index()] == pawn
+            || self.board[t.shift(back - 1).index()] == pawn
     }
 
     /// Whether `sq` holds a piece of `color`.
