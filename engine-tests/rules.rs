@@ -771,3 +771,43 @@ fn repetition_compares_en_passant_possibilities() {
     }
     assert_ne!(q.hash(), with_ep);
 }
+
+/// The legality shortcut (moves that touch no square the king depends on skip the test)
+/// must agree with the plain definition: a pseudo-legal move is legal when, after it is
+/// played, the mover's king is not attacked. Checked at every node of random games.
+#[test]
+fn legal_moves_equal_pseudo_legal_moves_that_leave_the_king_safe() {
+    let mut seed = 0x2006_2009_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut nodes = 0;
+    for v in Variant::all() {
+        for _game in 0..12 {
+            let mut p = Position::startpos(v);
+            for _ply in 0..160 {
+                let legal = p.legal_moves();
+                let us = p.side_to_move();
+                let mut brute = Vec::new();
+                for mv in p.pseudo_legal_moves() {
+                    p.make(mv);
+                    if !p.attacked(p.king(us), us.flip()) {
+                        brute.push(mv);
+                    }
+                    p.unmake();
+                }
+                assert_eq!(legal.to_vec(), brute, "{}", p.fen());
+                nodes += 1;
+                if legal.is_empty() || p.outcome().is_some() {
+                    break;
+                }
+                let mv = legal[(next() % legal.len() as u64) as usize];
+                p.make(mv);
+            }
+        }
+    }
+    assert!(nodes > 2000, "{nodes}");
+}
