@@ -811,3 +811,12 @@ fn legal_moves_equal_pseudo_legal_moves_that_leave_the_king_safe() {
     }
     assert!(nodes > 2000, "{nodes}");
 }
+
+#[test]
+fn huge_move_counters_do_not_overflow() {
+    let mut p = pos("chess", "4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295");
+    play(&mut p, "e8d8");
+    assert!(p.fen().ends_with("4294967295 4294967295"), "{}", p.fen());
+    p.unmake();
+    assert!(p.fen().ends_with("4294967295 4294967295"));
+}

@@ -48,6 +48,7 @@ pub(crate) struct Undo {
     pub castling: u8,
     pub ep: EnPassant,
     pub halfmove: u32,
+    pub fullmove: u32,
     pub hash: u64,
 }
 
@@ -286,12 +287,13 @@ impl Position {
             castling: self.castling,
             ep: std::mem::take(&mut self.ep),
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             hash: self.hash,
         };
         for t in undo.ep.hashed_targets() {
             self.hash ^= k.ep(t);
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         match mv.kind {
             MoveKind::Normal => {
                 let moving = self.board[mv.from.index()];
@@ -337,7 +339,7 @@ impl Position {
             MoveKind::Null => {}
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = us.flip();
         self.hash ^= k.side;
@@ -352,9 +354,6 @@ impl Position {
         let mv = undo.mv;
         self.side = self.side.flip();
         let us = self.side;
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
         match mv.kind {
             MoveKind::Normal => {
                 if mv.promotion_role().is_some() {
@@ -383,6 +382,7 @@ impl Position {
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
         self.hash = undo.hash;
     }
 
