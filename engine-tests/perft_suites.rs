@@ -58,9 +58,13 @@ fn shared_reference_lines_are_all_in_our_suites() {
             // A checkout without ../shared (e.g. a packaged crate) has only its own copy.
             continue;
         };
-        let ours = std::fs::read_to_string(format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR"))).expect("our suite");
+        let ours = std::fs::read_to_string(format!("{}/perft/{name}", env!("CARGO_MANIFEST_DIR")))
+            .expect("our suite");
         for line in reference.lines().filter(|l| !l.trim().is_empty()) {
-            assert!(ours.lines().any(|l| l.trim() == line.trim()), "{name} lacks reference line {line}");
+            assert!(
+                ours.lines().any(|l| l.trim() == line.trim()),
+                "{name} lacks reference line {line}"
+            );
         }
     }
 }

@@ -100,7 +100,13 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { material_only: false, null_move: true, lmr: true, futility: true, aspiration: true }
+        SearchOptions {
+            material_only: false,
+            null_move: true,
+            lmr: true,
+            futility: true,
+            aspiration: true,
+        }
     }
 }
 
@@ -121,7 +127,10 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher { options: SearchOptions::default(), hash_mb }
+        Searcher {
+            options: SearchOptions::default(),
+            hash_mb,
+        }
     }
 
     /// Resizes (and clears) the transposition table.
@@ -150,13 +159,28 @@ impl Searcher {
         if !limits.searchmoves.is_empty() {
             root.retain(|m| limits.searchmoves.contains(m));
         }
-        let mut result = SearchResult { best: root.first().copied(), ponder: None, score: Score::Cp(0), depth: 0, nodes: 0 };
+        let mut result = SearchResult {
+            best: root.first().copied(),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+        };
         if root.is_empty() {
             return result;
         }
-        let budget = limits.movetime.or(limits.clock.map(|c| c.time / 30 + c.inc / 2));
+        let budget = limits
+            .movetime
+            .or(limits.clock.map(|c| c.time / 30 + c.inc / 2));
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
-        let mut ctx = Ctx { nodes: 0, limits, control, start, budget, aborted: false };
+        let mut ctx = Ctx {
+            nodes: 0,
+            limits,
+            control,
+            start,
+            budget,
+            aborted: false,
+        };
         for depth in 1..=max_depth {
             let mut best = None;
             let mut alpha = -INF;
@@ -228,7 +252,14 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn negamax(&mut self, pos: &mut Position, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) || self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             let out_of_time = !self.control.pondering.load(Ordering::Relaxed)
