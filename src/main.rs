@@ -53,7 +53,7 @@ enum Command {
     /// change signature.
     Bench(sissa::search::cli::BenchArgs),
     /// Play a match between two engines, refereed by Sissa's rules.
-    Match(sissa::tournament::MatchArgs),
+    Match(Box<sissa::tournament::MatchArgs>),
     /// Replay a PGN file and report each game's final position and result.
     Pgn(sissa::tournament::PgnArgs),
 }

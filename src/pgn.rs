@@ -121,7 +121,7 @@ impl PgnGame {
         for (i, m) in self.moves.iter().enumerate() {
             let ply = start_ply + i;
             let number = ply / 2 + 1;
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 tokens.push(format!("{number}."));
             } else if i == 0 || self.moves[i - 1].comment.is_some() {
                 tokens.push(format!("{number}..."));

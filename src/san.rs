@@ -265,10 +265,10 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
                 && m.promotion_role() == parsed.promotion
         })
         .collect();
-    if found.is_empty() {
-        if let Ok(m) = pos.parse_move(text, 1) {
-            return Ok(m);
-        }
+    if found.is_empty()
+        && let Ok(m) = pos.parse_move(text, 1)
+    {
+        return Ok(m);
     }
     unique(found)
 }
@@ -280,17 +280,18 @@ fn parse_board_move(pos: &Position, text: &str) -> Result<Parsed, String> {
     let mut end = bytes.len();
     let mut promotion = None;
     // A promotion: `=L`, or a bare upper-case letter after the destination rank.
-    if let Some(&last) = bytes.last() {
-        if last.is_ascii_alphabetic() && end >= 2 {
-            let before = bytes[end - 2];
-            if before == b'=' || before.is_ascii_digit() {
-                let role = v
-                    .role_of_letter(last as char)
-                    .filter(|r| v.spec.promotions.contains(r))
-                    .ok_or("not a promotion piece of this variant")?;
-                promotion = Some(role);
-                end -= if before == b'=' { 2 } else { 1 };
-            }
+    if let Some(&last) = bytes.last()
+        && last.is_ascii_alphabetic()
+        && end >= 2
+    {
+        let before = bytes[end - 2];
+        if before == b'=' || before.is_ascii_digit() {
+            let role = v
+                .role_of_letter(last as char)
+                .filter(|r| v.spec.promotions.contains(r))
+                .ok_or("not a promotion piece of this variant")?;
+            promotion = Some(role);
+            end -= if before == b'=' { 2 } else { 1 };
         }
     }
     let body = &text[..end];
@@ -310,13 +311,13 @@ fn parse_board_move(pos: &Position, text: &str) -> Result<Parsed, String> {
     }
     let mut head = &body[..file_at];
     let mut role = Role::Pawn;
-    if let Some(c) = head.chars().next() {
-        if c.is_ascii_uppercase() {
-            role = v
-                .role_of_letter(c)
-                .ok_or("unknown piece letter in this variant")?;
-            head = &head[1..];
-        }
+    if let Some(c) = head.chars().next()
+        && c.is_ascii_uppercase()
+    {
+        role = v
+            .role_of_letter(c)
+            .ok_or("unknown piece letter in this variant")?;
+        head = &head[1..];
     }
     let head: String = head
         .chars()

@@ -377,10 +377,10 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
                         handshake,
                         stop,
                     };
-                    if let Some(record) = play_game(&setup) {
-                        if tx.send((game, record)).is_err() {
-                            break;
-                        }
+                    if let Some(record) = play_game(&setup)
+                        && tx.send((game, record)).is_err()
+                    {
+                        break;
                     }
                 }
             });

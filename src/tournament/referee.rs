@@ -302,11 +302,11 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
             let reason = rules_reason(o.termination).to_string();
             return finish(record, &pos, o.winner, End::Rules(o.termination), reason);
         }
-        if let Some(max) = setup.adjudication.max_moves {
-            if pos.ply() >= 2 * max as usize {
-                let reason = format!("adjudication: maximum game length of {max} moves");
-                return finish(record, &pos, None, End::Adjudication, reason);
-            }
+        if let Some(max) = setup.adjudication.max_moves
+            && pos.ply() >= 2 * max as usize
+        {
+            let reason = format!("adjudication: maximum game length of {max} moves");
+            return finish(record, &pos, None, End::Adjudication, reason);
         }
         let side = pos.side_to_move();
         let i = side.index();
@@ -366,10 +366,10 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
             let spent = elapsed.as_millis() as u64;
             clocks[i] = clocks[i].saturating_sub(spent) + t.inc_ms;
             moves_made[i] += 1;
-            if let Some(m) = t.moves {
-                if moves_made[i] % m == 0 {
-                    clocks[i] += t.base_ms;
-                }
+            if let Some(m) = t.moves
+                && moves_made[i] % m == 0
+            {
+                clocks[i] += t.base_ms;
             }
         }
         let mut comment = match (score, depth) {
@@ -426,16 +426,17 @@ fn adjudicate(
             ));
         }
     }
-    if let Some(d) = rules.draw {
-        if fullmove > d.movenumber && streaks.iter().all(|s| s.drawish >= d.movecount) {
-            return Some((
-                None,
-                format!(
-                    "adjudication: draw, both scores within {} of 0 for {} moves",
-                    d.score, d.movecount
-                ),
-            ));
-        }
+    if let Some(d) = rules.draw
+        && fullmove > d.movenumber
+        && streaks.iter().all(|s| s.drawish >= d.movecount)
+    {
+        return Some((
+            None,
+            format!(
+                "adjudication: draw, both scores within {} of 0 for {} moves",
+                d.score, d.movecount
+            ),
+        ));
     }
     None
 }
