@@ -130,12 +130,24 @@ fn elo_with_margin(outcomes: &[(f64, u64)]) -> (f64, f64) {
 
 /// The GSPRT log-likelihood ratio for H1: elo = `elo1` against H0: elo = `elo0` (logistic
 /// Elo), from the outcome distribution of independent units (games or pairs, each scored as a
-/// fraction of the points). 0 while the variance is 0.
+/// fraction of the points). 0 before the first unit.
 pub fn llr_gsprt(outcomes: &[(f64, u64)], elo0: f64, elo1: f64) -> f64 {
-    let (mean, var, n) = moments(outcomes);
-    if n == 0.0 || var <= 0.0 {
+    if outcomes.iter().all(|&(_, c)| c == 0) {
         return 0.0;
     }
+    // fishtest's regularization: an empty outcome class counts 0.001, so a one-sided sample
+    // (all wins, all draws) has a small variance instead of none and the test can decide.
+    let regularized: Vec<(f64, f64)> = outcomes
+        .iter()
+        .map(|&(s, c)| (s, if c == 0 { 1e-3 } else { c as f64 }))
+        .collect();
+    let n: f64 = regularized.iter().map(|&(_, c)| c).sum();
+    let mean = regularized.iter().map(|&(s, c)| s * c).sum::<f64>() / n;
+    let var = regularized
+        .iter()
+        .map(|&(s, c)| c * (s - mean).powi(2))
+        .sum::<f64>()
+        / n;
     let (s0, s1) = (expected_score(elo0), expected_score(elo1));
     n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 }
