@@ -1,0 +1,1 @@
+//! `sissa selfplay`: in-process matches between two configurations of the engine.
