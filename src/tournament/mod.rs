@@ -470,11 +470,11 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
             SprtVerdict::Continue => "",
         };
         println!(
-            "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.2}, ubound {hi:.2} [elo0 {}, elo1 {}, {:?}]{verdict}",
+            "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.2}, ubound {hi:.2} [elo0 {}, elo1 {}, {}]{verdict}",
             100.0 * progress,
             s.elo0,
             s.elo1,
-            s.model
+            s.model.name()
         );
     }
     match write_error {

@@ -348,7 +348,8 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
         let parsed = if sans[i] {
             parse_san(&mut pos, &text).map_err(|e| e.to_string())
         } else {
-            pos.parse_move(&text, bases[i]).map_err(|e| e.to_string())
+            pos.parse_move(&text, bases[i])
+                .map_err(|e| e.reason().to_string())
         };
         let mv = match parsed {
             Ok(mv) if !mv.is_null() => mv,
@@ -358,7 +359,7 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
             }
             Err(e) => {
                 let shown = if text.is_empty() { "(none)" } else { &text };
-                let reason = format!("{me} makes an illegal move: {shown}: {e}");
+                let reason = format!("{me} makes an illegal move: {shown} ({e})");
                 return finish(record, &pos, Some(side.flip()), End::IllegalMove, reason);
             }
         };

@@ -190,6 +190,17 @@ pub enum SprtModel {
     Cutechess,
 }
 
+impl SprtModel {
+    /// The name `--sprt model=` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtModel::Pentanomial => "pentanomial",
+            SprtModel::Trinomial => "trinomial",
+            SprtModel::Cutechess => "cutechess",
+        }
+    }
+}
+
 /// An SPRT: hypotheses, error rates and model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
