@@ -55,7 +55,7 @@ enum Command {
     /// Play the engine against itself with different options (strength measurements).
     Selfplay(sissa::search::selfplay::SelfplayArgs),
     /// Play a match between two engines, refereed by Sissa's rules.
-    Match(sissa::tournament::MatchArgs),
+    Match(Box<sissa::tournament::MatchArgs>),
     /// Replay a PGN file and report each game's final position and result.
     Pgn(sissa::tournament::PgnArgs),
 }
