@@ -483,16 +483,6 @@ fn is_passed(pos: &Position, sq: Square, c: Color) -> bool {
     })
 }
 
-/// Average empty-board mobility of each role of `v`, for documentation and tuning.
-pub fn mobility_table(v: &'static Variant) -> Vec<(Role, i32)> {
-    let t = tables(v);
-    v.spec
-        .army
-        .iter()
-        .map(|&r| (r, t.mobility_mean[r.index()]))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
