@@ -43,7 +43,10 @@ fn python_chess_full_game_against_stockfish() {
         opponent.is_some() || !support::clients_required(),
         "{test}: stockfish missing and SISSA_REQUIRE_CLIENTS is set"
     );
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/python_chess_game.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-tests/python_chess_game.py"
+    );
     let mut cmd = Command::new("python3");
     cmd.arg(script).arg(support::engine_path());
     match &opponent {
