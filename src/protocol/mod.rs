@@ -1,8 +1,213 @@
 //! The protocol front ends: UCI and CECP (XBoard), chosen by the first command.
 //!
-//! PLACEHOLDER: issue 4 builds this.
+//! One thread reads standard input and turns it into [`Event`]s; the protocol loop handles
+//! them in order on the main thread, and searches run on a worker thread ([`engine`]), so
+//! `stop`, `isready`, `ping`, `?`, `.` and `quit` are answered while the engine thinks. A
+//! finished search is one more event, so every change to the game happens on the main thread.
+//!
+//! The grammar is hand-written (see `docs/protocol.md` for why not vampirc-uci): tokens are
+//! split on whitespace, numbers of any size are clamped, and every line the engine cannot use
+//! gets an answer in the protocol's own error form.
+
+mod cecp;
+mod engine;
+mod uci;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread;
+
+use crate::search::SearchOptions;
+
+/// Something the protocol loop must handle.
+#[derive(Debug)]
+pub(crate) enum Event {
+    /// One input line, without its line end.
+    Line(String),
+    /// Standard input is closed.
+    Eof,
+    /// The worker finished the job with this id.
+    Done(u64),
+}
 
 /// Runs the engine on standard input and output until `quit` or end of input.
 pub fn run() -> Result<(), String> {
-    Err("the protocol front end is not built yet".to_string())
+    // A second call (tests build several engines in one process) keeps the first logger.
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .try_init();
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "sissa: type `uci` (UCI) or `xboard` (CECP) to start, `quit` to leave; `sissa --help` lists the command-line tools"
+        );
+    }
+    let (tx, rx) = channel();
+    spawn_reader(tx.clone());
+    loop {
+        match rx.recv() {
+            Ok(Event::Line(line)) => {
+                let first = line.split_whitespace().next().unwrap_or("");
+                match first {
+                    "" => continue,
+                    "uci" => return uci::Uci::new(tx).run(&rx),
+                    "xboard" => return cecp::Cecp::new(tx).run(&rx),
+                    "quit" => return Ok(()),
+                    _ => {
+                        send(&format!(
+                            "info string error: unknown command '{first}': send `uci` or `xboard` first"
+                        ));
+                    }
+                }
+            }
+            Ok(Event::Eof) | Err(_) => return Ok(()),
+            Ok(Event::Done(_)) => {}
+        }
+    }
+}
+
+/// Reads standard input line by line on its own thread. Bytes that are not UTF-8 are
+/// replaced, and a last line without a line end still counts as a line.
+fn spawn_reader(tx: Sender<Event>) {
+    thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    let line = line.trim_end_matches(['\n', '\r']).to_string();
+                    log::debug!("< {line}");
+                    if tx.send(Event::Line(line)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = tx.send(Event::Eof);
+    });
+}
+
+/// Writes one line to standard output and flushes it.
+pub(crate) fn send(line: &str) {
+    log::debug!("> {line}");
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    // A closed pipe means the GUI has gone; the loop ends at end of input.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Receives the next event; a vanished sender counts as end of input.
+pub(crate) fn next_event(rx: &Receiver<Event>) -> Event {
+    rx.recv().unwrap_or(Event::Eof)
+}
+
+/// Reads an unsigned number of any size: larger values clamp to `max`, a leading `-` reads
+/// as 0 (some GUIs send negative clock times), fractions are cut.
+pub(crate) fn parse_clamped(text: &str, max: u64) -> Option<u64> {
+    let t = text.trim();
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let whole = digits.split('.').next().unwrap_or("");
+    let fraction_ok = digits
+        .split_once('.')
+        .is_none_or(|(_, f)| f.chars().all(|c| c.is_ascii_digit()));
+    if whole.is_empty() && !digits.starts_with('.') {
+        return None;
+    }
+    if !whole.chars().all(|c| c.is_ascii_digit()) || !fraction_ok {
+        return None;
+    }
+    if negative {
+        return Some(0);
+    }
+    let mut value: u64 = 0;
+    for c in whole.chars() {
+        value = value
+            .saturating_mul(10)
+            .saturating_add(c as u64 - '0' as u64);
+    }
+    Some(value.min(max))
+}
+
+/// Reads a boolean option value (`true`/`false`, `1`/`0`, `on`/`off`).
+pub(crate) fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" | "yes" => Some(true),
+        "false" | "0" | "off" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// The search switches offered as engine options, so that matches can pit ablated versions
+/// against the full engine: (option name, getter, setter).
+type Switch = (
+    &'static str,
+    fn(&SearchOptions) -> bool,
+    fn(&mut SearchOptions, bool),
+);
+
+pub(crate) const SEARCH_SWITCHES: [Switch; 5] = [
+    (
+        "MaterialOnly",
+        |o| o.material_only,
+        |o, v| o.material_only = v,
+    ),
+    ("NullMove", |o| o.null_move, |o, v| o.null_move = v),
+    ("LMR", |o| o.lmr, |o, v| o.lmr = v),
+    ("Futility", |o| o.futility, |o, v| o.futility = v),
+    ("Aspiration", |o| o.aspiration, |o, v| o.aspiration = v),
+];
+
+/// Sets the search switch called `name` (any case); `None` if there is no such switch.
+pub(crate) fn set_switch(options: &mut SearchOptions, name: &str, value: bool) -> Option<()> {
+    let (_, _, set) = SEARCH_SWITCHES
+        .iter()
+        .find(|(n, _, _)| n.eq_ignore_ascii_case(name))?;
+    set(options, value);
+    Some(())
+}
+
+/// Default hash size in MB, and the largest accepted.
+pub(crate) const HASH_DEFAULT_MB: u64 = 16;
+pub(crate) const HASH_MAX_MB: u64 = 4096;
+/// Default and largest move overhead in milliseconds.
+pub(crate) const OVERHEAD_DEFAULT_MS: u64 = 30;
+pub(crate) const OVERHEAD_MAX_MS: u64 = 5000;
+/// Most principal variations reported.
+pub(crate) const MULTIPV_MAX: u64 = 64;
+/// Deepest `go perft`.
+pub(crate) const PERFT_MAX_DEPTH: u64 = 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_clamp_instead_of_failing() {
+        assert_eq!(parse_clamped("300", 127), Some(127));
+        assert_eq!(
+            parse_clamped("99999999999999999999999999", u64::MAX),
+            Some(u64::MAX)
+        );
+        assert_eq!(parse_clamped("-5", 100), Some(0));
+        assert_eq!(parse_clamped("2.5", 100), Some(2));
+        assert_eq!(parse_clamped("abc", 100), None);
+        assert_eq!(parse_clamped("", 100), None);
+        assert_eq!(parse_clamped("-", 100), None);
+        assert_eq!(parse_clamped("1e5", 100), None);
+    }
+
+    #[test]
+    fn switches_are_found_in_any_case() {
+        let mut o = SearchOptions::default();
+        assert!(set_switch(&mut o, "nullmove", false).is_some());
+        assert!(!o.null_move);
+        assert!(set_switch(&mut o, "Nonsense", false).is_none());
+    }
 }

@@ -1,0 +1,235 @@
+//! UCI sessions against the `sissa` binary: handshake, variant switching, moves in every
+//! notation, perft, illegal input, huge numbers, and commands during a search.
+
+mod support;
+
+use support::Engine;
+
+fn uci() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e
+}
+
+/// The FEN Sissa holds, via the `d` debug command.
+fn fen(e: &mut Engine) -> String {
+    e.send("d");
+    let (line, _) = e.until_prefix("info string fen ");
+    line["info string fen ".len()..].to_string()
+}
+
+#[test]
+fn handshake_lists_the_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, lines) = e.until(|l| l == "uciok");
+    let text = lines.join("\n");
+    assert!(text.contains("id name Sissa"), "{text}");
+    assert!(
+        text.contains(
+            "option name UCI_Variant type combo default chess var chess var gustav3 var venator var venomous"
+        ),
+        "{text}"
+    );
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "Ponder",
+        "MaterialOnly",
+        "NullMove",
+        "LMR",
+        "Futility",
+        "Aspiration",
+    ] {
+        assert!(
+            text.contains(&format!("option name {name} type")),
+            "{name}: {text}"
+        );
+    }
+    e.send("quit");
+    assert!(e.wait_exit());
+}
+
+#[test]
+fn variant_switch_announces_the_board() {
+    let mut e = uci();
+    e.send("setoption name UCI_Variant value venomous");
+    let (line, _) = e.until_prefix("info string variant");
+    assert_eq!(
+        line,
+        "info string variant venomous files 10 ranks 10 pocket 1 template fairy startpos \
+         rwbxqksbfr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RWBXQKSBFR[JJJJJjjjjj] w KQkq - 0 1"
+    );
+    e.send("setoption name UCI_Variant value venator");
+    let (line, _) = e.until_prefix("info string variant");
+    assert!(line.starts_with("info string variant venator files 10 ranks 8 pocket 0"));
+    e.send("setoption name UCI_Variant value nonsense");
+    let (line, _) = e.until_prefix("info string");
+    assert!(
+        line.starts_with("info string error: unknown variant"),
+        "{line}"
+    );
+}
+
+#[test]
+fn venomous_drop_and_ranks_from_one() {
+    let mut e = uci();
+    e.send("setoption name UCI_Variant value venomous");
+    e.send("position startpos moves e2e5 e9e6 J@e4");
+    assert_eq!(
+        fen(&mut e),
+        "rwbxqksbfr/pppp1ppppp/10/10/4p5/4P5/4J5/10/PPPP1PPPPP/RWBXQKSBFR[JJJJjjjjj] b KQkq - 0 2"
+    );
+    e.send("go depth 1");
+    let (best, _) = e.until_prefix("bestmove ");
+    assert_ne!(best, "bestmove (none)");
+}
+
+#[test]
+fn castling_as_king_onto_rook() {
+    let mut e = uci();
+    e.send("setoption name UCI_Variant value venomous");
+    e.send("position fen r4k3r/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/R4K3R[JJJJJjjjjj] w KQkq - 0 1 moves f1j1");
+    let after = fen(&mut e);
+    assert!(
+        after.starts_with("r4k3r/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/R4RK3[")
+            && after.contains(" b kq "),
+        "{after}"
+    );
+    // The Gustavian king step f1h1 and its king-onto-rook form f1i1 are the same castling.
+    e.send("setoption name UCI_Variant value gustav3");
+    let start = "ar3k2ra/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/AR3K2RA w KQkq - 0 1";
+    e.send(&format!("position fen {start} moves f1h1"));
+    let a = fen(&mut e);
+    e.send(&format!("position fen {start} moves f1i1"));
+    let b = fen(&mut e);
+    assert_eq!(a, b);
+    assert!(a.contains("*PPPPPPPP*/AR4RK1A "), "{a}");
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = uci();
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 3");
+    let (best, _) = e.until_prefix("bestmove");
+    assert_eq!(best, "bestmove (none)");
+    e.send("position fen k7/2Q5/1K6/8/8/8/8/8 b - - 0 1");
+    e.send("go movetime 50");
+    let (best, _) = e.until_prefix("bestmove");
+    assert_eq!(best, "bestmove (none)");
+}
+
+#[test]
+fn go_perft_divides() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go perft 2");
+    let (total, lines) = e.until_prefix("Nodes searched:");
+    assert_eq!(total, "Nodes searched: 400");
+    assert_eq!(lines.iter().filter(|l| l.ends_with(": 20")).count(), 20);
+    e.send("setoption name UCI_Variant value venator");
+    e.send("position startpos");
+    e.send("go perft 1");
+    let (total, lines) = e.until_prefix("Nodes searched:");
+    let moves = lines.iter().filter(|l| l.ends_with(": 1")).count();
+    assert_eq!(total, format!("Nodes searched: {moves}"));
+}
+
+#[test]
+fn illegal_move_keeps_the_position_before_it() {
+    let mut e = uci();
+    e.send("position startpos moves e2e4 e7e5 e1e3 g1f3");
+    let (line, _) = e.until_prefix("info string");
+    assert!(
+        line.starts_with("info string error: illegal move 'e1e3'"),
+        "{line}"
+    );
+    assert_eq!(
+        fen(&mut e),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+    );
+    e.send("position fen this is not a fen");
+    let (line, _) = e.until_prefix("info string");
+    assert!(line.starts_with("info string error: bad FEN"), "{line}");
+    assert_eq!(
+        fen(&mut e),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+    );
+}
+
+#[test]
+fn huge_numbers_clamp_and_stop_ends_the_search() {
+    let mut e = uci();
+    for go in [
+        "go depth 300",
+        "go nodes 99999999999999",
+        "go movetime 999999999999999999999999",
+        "go wtime 99999999999999999999 btime -5 movestogo 99999999999",
+        "go infinite",
+    ] {
+        e.send("position startpos moves e2e4");
+        e.send(go);
+        let lines = e.sync_uci();
+        assert!(
+            lines.iter().all(|l| !l.starts_with("info string error")),
+            "{go}: {lines:?}"
+        );
+        e.send("stop");
+        let (best, _) = e.until_prefix("bestmove");
+        assert_ne!(best, "bestmove (none)", "{go}");
+    }
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = uci();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 1000 btime 1000");
+    let lines = e.sync_uci();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("ponderhit");
+    let (best, _) = e.until_prefix("bestmove");
+    assert_ne!(best, "bestmove (none)");
+}
+
+#[test]
+fn unknown_commands_are_answered() {
+    let mut e = uci();
+    e.send("frobnicate now");
+    let (line, _) = e.until_prefix("info string");
+    assert_eq!(line, "info string error: unknown command 'frobnicate now'");
+    e.send("setoption name NoSuchOption value 3");
+    let (line, _) = e.until_prefix("info string");
+    assert!(line.contains("unknown option"), "{line}");
+    e.send("go sideways 3 depth 1");
+    let (line, _) = e.until_prefix("info string");
+    assert!(line.contains("unknown go parameter 'sideways'"), "{line}");
+    e.until_prefix("bestmove");
+}
+
+#[test]
+fn search_options_can_be_switched() {
+    let mut e = uci();
+    for name in ["MaterialOnly", "NullMove", "LMR", "Futility", "Aspiration"] {
+        e.send(&format!("setoption name {name} value false"));
+    }
+    e.send("setoption name Hash value 1");
+    e.send("setoption name MultiPV value 2");
+    e.send("setoption name Move Overhead value 10");
+    e.send("setoption name Threads value 4");
+    e.send("go depth 2");
+    let (best, before) = e.until_prefix("bestmove");
+    assert!(
+        before.iter().all(|l| !l.starts_with("info string error")),
+        "{before:?}"
+    );
+    assert_ne!(best, "bestmove (none)");
+}

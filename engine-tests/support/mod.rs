@@ -1,0 +1,173 @@
+//! Driving the `sissa` binary over pipes: send lines, wait for an expected line.
+//!
+//! The waits have generous deadlines only so that a broken engine fails the test instead of
+//! hanging it; no test asserts on how long anything takes.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::Duration;
+
+/// How long a test waits for a line before it declares the engine stuck.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Path of the engine binary Cargo built for the tests.
+pub fn engine_path() -> &'static str {
+    env!("CARGO_BIN_EXE_sissa")
+}
+
+/// A running engine process.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line received so far, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    /// Starts `sissa` with no subcommand.
+    pub fn start() -> Engine {
+        let mut child = Command::new(engine_path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start sissa");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) {
+        self.transcript.push(format!(">> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to sissa");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends raw bytes (for input ending mid-line or broken encodings).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to sissa");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes standard input.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, or `None` when the engine closed its output.
+    pub fn next_line(&mut self) -> Option<String> {
+        match self.lines.recv_timeout(PATIENCE) {
+            Ok(line) => {
+                self.transcript.push(line.clone());
+                Some(line)
+            }
+            Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout) => {
+                panic!(
+                    "engine silent for {PATIENCE:?}; transcript:\n{}",
+                    self.dump()
+                )
+            }
+        }
+    }
+
+    /// Reads lines until one satisfies `want`; returns it and the lines before it.
+    pub fn until(&mut self, want: impl Fn(&str) -> bool) -> (String, Vec<String>) {
+        let mut before = Vec::new();
+        loop {
+            match self.next_line() {
+                Some(line) if want(&line) => return (line, before),
+                Some(line) => before.push(line),
+                None => panic!(
+                    "engine closed its output before the expected line; transcript:\n{}",
+                    self.dump()
+                ),
+            }
+        }
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it and the lines before it.
+    pub fn until_prefix(&mut self, prefix: &str) -> (String, Vec<String>) {
+        self.until(|l| l.starts_with(prefix))
+    }
+
+    /// `ping N` and wait for `pong N`; returns the lines before the pong.
+    pub fn sync_cecp(&mut self, n: u32) -> Vec<String> {
+        self.send(&format!("ping {n}"));
+        let want = format!("pong {n}");
+        self.until(|l| l == want).1
+    }
+
+    /// `isready` and wait for `readyok`; returns the lines before it.
+    pub fn sync_uci(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(|l| l == "readyok").1
+    }
+
+    /// Waits for the process to exit and returns whether it exited with success.
+    pub fn wait_exit(&mut self) -> bool {
+        self.stdin = None;
+        while self.next_line().is_some() {}
+        self.child.wait().map(|s| s.success()).unwrap_or(false)
+    }
+
+    /// The transcript as text.
+    pub fn dump(&self) -> String {
+        let start = self.transcript.len().saturating_sub(200);
+        self.transcript[start..].join("\n")
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether a real-client test must fail (CI) instead of skipping when its client is missing.
+pub fn clients_required() -> bool {
+    std::env::var_os("SISSA_REQUIRE_CLIENTS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Whether `program` can be found on the PATH.
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+/// Returns `true` if the clients are there; otherwise prints a SKIP line and returns `false`,
+/// or panics when `SISSA_REQUIRE_CLIENTS` is set.
+pub fn need_clients(test: &str, programs: &[&str]) -> bool {
+    let missing: Vec<&str> = programs.iter().copied().filter(|p| !on_path(p)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if clients_required() {
+        panic!("{test}: missing {missing:?} and SISSA_REQUIRE_CLIENTS is set");
+    }
+    eprintln!("SKIP {test}: {missing:?} not installed (run .ci/run or apt-get install them)");
+    false
+}

@@ -1,0 +1,841 @@
+//! CECP version 2 (XBoard, WinBoard): the engine keeps the game, plays one side, claims game
+//! ends, and answers XBoard's `lift`/`put`/`hover` with the legal destinations so that fairy
+//! pieces can be moved by hand with XBoard's own legality testing off.
+
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::engine::{Outcome, Worker, pv_text};
+use super::{
+    Event, HASH_DEFAULT_MB, HASH_MAX_MB, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS,
+    SEARCH_SWITCHES, next_event, parse_bool, parse_clamped, send, set_switch,
+};
+use crate::geometry::Square;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::role::{Color, Role};
+use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions};
+use crate::variant::Variant;
+
+/// Search time per move when XBoard has sent no clock, no `st` and no `sd`.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+/// CECP mate scores: 100000 + moves to mate.
+const MATE_SCORE: i64 = 100_000;
+
+/// What the worker is doing for the game.
+enum Job {
+    /// Thinking on the engine's move in this position.
+    Think,
+    /// Analyze mode: searching until told otherwise.
+    Analyze,
+}
+
+/// Progress of the running search, for `.` in analyze mode.
+#[derive(Clone, Copy, Default)]
+struct Stat {
+    depth: u32,
+    nodes: u64,
+    centis: u128,
+    best: Option<Move>,
+}
+
+/// The CECP front end's state.
+pub(crate) struct Cecp {
+    worker: Worker,
+    job: Option<Job>,
+    stat: Arc<Mutex<Stat>>,
+    variant: &'static Variant,
+    pos: Position,
+    /// Force mode: the engine plays neither side.
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine_side: Color,
+    analyzing: bool,
+    post: bool,
+    /// The game has ended (claimed or `result` received): no more thinking until `new`.
+    game_over: bool,
+    moves_per_session: u32,
+    base: Duration,
+    increment: Duration,
+    move_time: Option<Duration>,
+    depth_limit: Option<u32>,
+    own_clock: Option<Duration>,
+    options: SearchOptions,
+    hash_mb: u64,
+    hash_applied: u64,
+    multipv: u64,
+    overhead_ms: u64,
+    /// The square a person lifted a piece from (`None` for the hand).
+    lifted: Option<Option<Square>>,
+}
+
+impl Cecp {
+    pub(crate) fn new(events: Sender<Event>) -> Cecp {
+        let variant = Variant::chess();
+        Cecp {
+            worker: Worker::new(HASH_DEFAULT_MB as usize, events),
+            job: None,
+            stat: Arc::new(Mutex::new(Stat::default())),
+            variant,
+            pos: Position::startpos(variant),
+            force: false,
+            engine_side: Color::Black,
+            analyzing: false,
+            post: false,
+            game_over: false,
+            moves_per_session: 0,
+            base: Duration::from_secs(300),
+            increment: Duration::ZERO,
+            move_time: None,
+            depth_limit: None,
+            own_clock: None,
+            options: SearchOptions::default(),
+            hash_mb: HASH_DEFAULT_MB,
+            hash_applied: HASH_DEFAULT_MB,
+            multipv: 1,
+            overhead_ms: OVERHEAD_DEFAULT_MS,
+            lifted: None,
+        }
+    }
+
+    /// Ranks count from 0 on boards with exactly 10 ranks (XBoard's rule), else from 1.
+    fn rank_base(&self) -> i32 {
+        if self.variant.geometry.ranks() == 10 {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// Serves commands until `quit` or end of input (`xboard` has been read).
+    pub(crate) fn run(mut self, rx: &Receiver<Event>) -> Result<(), String> {
+        send("");
+        loop {
+            match next_event(rx) {
+                Event::Line(line) => {
+                    if !self.command(&line) {
+                        break;
+                    }
+                }
+                Event::Done(id) => {
+                    if let Some(outcome) = self.worker.finish(id) {
+                        self.finished(outcome);
+                    }
+                }
+                Event::Eof => break,
+            }
+        }
+        self.abort();
+        Ok(())
+    }
+
+    /// Handles one line; `false` means quit.
+    fn command(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        match cmd {
+            "" => {}
+            "xboard" | "random" | "computer" | "name" | "rating" | "ics" | "accepted"
+            | "rejected" | "hard" | "easy" | "draw" | "bk" => {
+                log::info!("noted: {line}");
+            }
+            "protover" => self.features(),
+            "new" => self.new_game(),
+            "variant" => self.set_variant(rest),
+            "force" => {
+                self.abort();
+                self.force = true;
+            }
+            "go" => {
+                self.abort();
+                self.force = false;
+                self.engine_side = self.pos.side_to_move();
+                self.think_if_our_turn();
+            }
+            "playother" => {
+                self.abort();
+                self.force = false;
+                self.engine_side = self.pos.side_to_move().flip();
+            }
+            "white" | "black" => {
+                self.abort();
+                self.engine_side = if cmd == "white" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+            }
+            "usermove" => self.user_move(rest),
+            "setboard" => self.setboard(rest),
+            "undo" => self.take_back(1, line),
+            "remove" => self.take_back(2, line),
+            "level" => self.level(rest, line),
+            "st" => match parse_seconds(rest) {
+                Some(t) => {
+                    self.move_time = Some(t);
+                }
+                None => error("bad number", line),
+            },
+            "sd" => match parse_clamped(rest, MAX_DEPTH as u64) {
+                Some(d) => self.depth_limit = Some((d as u32).max(1)),
+                None => error("bad number", line),
+            },
+            "time" => match parse_clamped(rest, u64::MAX / 100) {
+                Some(cs) => self.own_clock = Some(Duration::from_millis(cs * 10)),
+                None => error("bad number", line),
+            },
+            "otim" => {
+                if parse_clamped(rest, u64::MAX).is_none() {
+                    error("bad number", line);
+                }
+            }
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => {
+                self.abort();
+                self.analyzing = true;
+                self.force = true;
+                self.start_analysis();
+            }
+            "exit" => {
+                if self.analyzing {
+                    self.abort();
+                    self.analyzing = false;
+                }
+            }
+            "." => {
+                if self.analyzing {
+                    self.report_stat();
+                }
+            }
+            "?" => {
+                if matches!(self.job, Some(Job::Think))
+                    && let Some(outcome) = self.worker.stop()
+                {
+                    self.finished(outcome);
+                }
+            }
+            "memory" => match parse_clamped(rest, HASH_MAX_MB) {
+                Some(mb) => self.hash_mb = mb.max(1),
+                None => error("bad number", line),
+            },
+            "cores" => match parse_clamped(rest, u64::MAX) {
+                Some(n) if n > 1 => log::info!("{n} cores offered; Sissa searches on one"),
+                Some(_) => {}
+                None => error("bad number", line),
+            },
+            "option" => self.option(rest, line),
+            "result" => {
+                self.abort();
+                self.game_over = true;
+            }
+            "ping" => send(&format!("pong {rest}")),
+            "lift" => self.lift(rest, line),
+            "put" => {
+                self.lifted = None;
+                self.highlight(&[]);
+            }
+            "hover" => self.hover(rest, line),
+            "quit" => return false,
+            _ => {
+                // Protocol version 1 GUIs send moves without `usermove`.
+                if self.pos.clone().parse_move(cmd, self.rank_base()).is_ok() && rest.is_empty() {
+                    self.user_move(cmd);
+                } else {
+                    error("unknown command", line);
+                }
+            }
+        }
+        true
+    }
+
+    fn features(&self) {
+        send("feature done=0");
+        let variants: Vec<&str> = Variant::all().iter().map(|v| v.spec.cecp_name).collect();
+        send(&format!(
+            "feature ping=1 setboard=1 usermove=1 time=1 draw=1 reuse=1 analyze=1 sigint=0 \
+             sigterm=0 san=0 colors=0 name=0 ics=0 pause=0 memory=1 smp=1 debug=1 highlight=1 \
+             exclude=0 setscore=0 myname=\"Sissa {}\" variants=\"{}\"",
+            env!("CARGO_PKG_VERSION"),
+            variants.join(",")
+        ));
+        send(&format!(
+            "feature option=\"MultiPV -spin 1 1 {MULTIPV_MAX}\""
+        ));
+        send(&format!(
+            "feature option=\"Move Overhead -spin {OVERHEAD_DEFAULT_MS} 0 {OVERHEAD_MAX_MS}\""
+        ));
+        let defaults = SearchOptions::default();
+        for (name, get, _) in SEARCH_SWITCHES {
+            send(&format!(
+                "feature option=\"{name} -check {}\"",
+                u8::from(get(&defaults))
+            ));
+        }
+        send("feature done=1");
+    }
+
+    fn new_game(&mut self) {
+        self.abort();
+        self.variant = Variant::chess();
+        self.pos = Position::startpos(self.variant);
+        self.force = false;
+        self.engine_side = Color::Black;
+        self.analyzing = false;
+        self.game_over = false;
+        self.depth_limit = None;
+        self.lifted = None;
+        if let Some(s) = self.worker.searcher() {
+            s.clear();
+        }
+    }
+
+    fn set_variant(&mut self, name: &str) {
+        let Some(v) = Variant::by_name(name) else {
+            error(
+                &format!("unknown variant; known: {}", variant_list()),
+                &format!("variant {name}"),
+            );
+            return;
+        };
+        self.abort();
+        self.variant = v;
+        self.pos = Position::startpos(v);
+        self.game_over = false;
+        self.lifted = None;
+        if let Some(line) = setup_line(v) {
+            send(&line);
+        }
+        for line in piece_lines(v) {
+            send(&line);
+        }
+    }
+
+    fn user_move(&mut self, text: &str) {
+        let text = text.trim();
+        let mv = match self.pos.parse_move(text, self.rank_base()) {
+            Ok(mv) => mv,
+            Err(e) => {
+                send(&format!("Illegal move ({}): {text}", e.reason()));
+                return;
+            }
+        };
+        if mv.is_null() && !self.analyzing {
+            send(&format!(
+                "Illegal move (a null move is only for analysis): {text}"
+            ));
+            return;
+        }
+        self.abort();
+        self.pos.make(mv);
+        self.lifted = None;
+        if self.analyzing {
+            self.start_analysis();
+            return;
+        }
+        if self.claim_if_over() {
+            return;
+        }
+        self.think_if_our_turn();
+    }
+
+    fn setboard(&mut self, fen: &str) {
+        self.abort();
+        match Position::from_fen(self.variant, fen) {
+            Ok(p) => {
+                self.pos = p;
+                self.game_over = false;
+                self.lifted = None;
+            }
+            Err(e) => send(&format!("tellusererror Illegal position: {e}")),
+        }
+        self.resume_analysis();
+    }
+
+    fn take_back(&mut self, plies: usize, line: &str) {
+        self.abort();
+        if self.pos.ply() < plies {
+            error("no move to undo", line);
+            self.resume_analysis();
+            return;
+        }
+        for _ in 0..plies {
+            self.pos.unmake();
+        }
+        self.game_over = false;
+        self.lifted = None;
+        self.resume_analysis();
+    }
+
+    fn level(&mut self, args: &str, line: &str) {
+        let parts: Vec<&str> = args.split_whitespace().collect();
+        let [mps, base, inc] = parts[..] else {
+            error("expected level MPS BASE INC", line);
+            return;
+        };
+        match (
+            parse_clamped(mps, u32::MAX as u64),
+            parse_minutes(base),
+            parse_seconds(inc),
+        ) {
+            (Some(m), Some(b), Some(i)) => {
+                self.moves_per_session = m as u32;
+                self.base = b;
+                self.increment = i;
+                self.move_time = None;
+            }
+            _ => error("bad number", line),
+        }
+    }
+
+    fn option(&mut self, args: &str, line: &str) {
+        let (name, value) = match args.split_once('=') {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (args.trim(), ""),
+        };
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "multipv" => match parse_clamped(value, MULTIPV_MAX) {
+                Some(n) => self.multipv = n.max(1),
+                None => error("bad option value", line),
+            },
+            "move overhead" => match parse_clamped(value, OVERHEAD_MAX_MS) {
+                Some(ms) => self.overhead_ms = ms,
+                None => error("bad option value", line),
+            },
+            _ => match parse_bool(value) {
+                Some(b) if set_switch(&mut self.options, name, b).is_some() => {}
+                Some(_) => error("unknown option", line),
+                None => error("bad option value", line),
+            },
+        }
+    }
+
+    /// Claims the game's end if the position has ended it; `true` if it has.
+    fn claim_if_over(&mut self) -> bool {
+        if let Some(o) = self.pos.outcome() {
+            send(&format!("{} {{{}}}", o.result(), o.reason()));
+            self.game_over = true;
+            return true;
+        }
+        false
+    }
+
+    fn think_if_our_turn(&mut self) {
+        if self.force || self.analyzing || self.pos.side_to_move() != self.engine_side {
+            return;
+        }
+        if self.game_over || self.claim_if_over() {
+            return;
+        }
+        let mut limits = self.limits();
+        if let Some(t) = self.move_time {
+            limits.movetime = Some(t);
+        } else if let Some(d) = self.depth_limit {
+            limits.depth = Some(d);
+        } else if self.own_clock.is_some() || self.moves_per_session > 0 || !self.base.is_zero() {
+            let moves_to_go = if self.moves_per_session > 0 {
+                let done = (self.pos.fullmove_number().saturating_sub(1)) % self.moves_per_session;
+                Some(self.moves_per_session - done)
+            } else {
+                None
+            };
+            limits.clock = Some(Clock {
+                time: self.own_clock.unwrap_or(self.base),
+                inc: self.increment,
+                moves_to_go,
+            });
+        } else {
+            limits.movetime = Some(DEFAULT_MOVE_TIME);
+        }
+        if let Some(d) = self.depth_limit {
+            limits.depth = Some(d);
+        }
+        self.start(Job::Think, limits);
+    }
+
+    fn start_analysis(&mut self) {
+        if self.pos.clone().legal_moves().is_empty() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            ..self.limits()
+        };
+        self.start(Job::Analyze, limits);
+    }
+
+    /// Restarts analysis after a change to the position, if in analyze mode.
+    fn resume_analysis(&mut self) {
+        if self.analyzing && !self.worker.busy() {
+            self.start_analysis();
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            multipv: self.multipv as usize,
+            move_overhead: Duration::from_millis(self.overhead_ms),
+            ..Limits::default()
+        }
+    }
+
+    fn start(&mut self, job: Job, limits: Limits) {
+        let hash = self.hash_mb;
+        let changed = hash != self.hash_applied;
+        if let Some(s) = self.worker.searcher() {
+            s.options = self.options.clone();
+            if changed {
+                s.resize_hash(hash as usize);
+            }
+        }
+        self.hash_applied = hash;
+        *lock(&self.stat) = Stat::default();
+        let root = self.pos.clone();
+        let post = self.post || matches!(job, Job::Analyze);
+        let base = self.rank_base();
+        let stat = Arc::clone(&self.stat);
+        let started = Instant::now();
+        let report = Box::new(move |info: &Info| {
+            let centis = started.elapsed().max(info.time).as_millis() / 10;
+            *lock(&stat) = Stat {
+                depth: info.depth,
+                nodes: info.nodes,
+                centis,
+                best: info.pv.first().copied(),
+            };
+            if post {
+                let score = match info.score {
+                    Score::Cp(cp) => cp as i64,
+                    Score::Mate(n) if n > 0 => MATE_SCORE + n as i64,
+                    Score::Mate(n) => -MATE_SCORE + n as i64,
+                };
+                let pv = pv_text(&root, &info.pv, base);
+                send(&format!(
+                    "{} {score} {centis} {} {}",
+                    info.depth,
+                    info.nodes,
+                    pv.join(" ")
+                ));
+            }
+        });
+        self.worker
+            .start_search(self.pos.clone(), limits, false, report);
+        self.job = Some(job);
+    }
+
+    /// Stops whatever the worker does, without playing its move.
+    fn abort(&mut self) {
+        self.worker.stop();
+        self.job = None;
+    }
+
+    fn finished(&mut self, outcome: Outcome) {
+        let job = self.job.take();
+        let (Some(Job::Think), Outcome::Search(result)) = (job, outcome) else {
+            return;
+        };
+        let legal = self.pos.legal_moves();
+        let Some(mv) = result
+            .best
+            .filter(|m| legal.contains(m))
+            .or_else(|| legal.first().copied())
+        else {
+            self.claim_if_over();
+            return;
+        };
+        let text = self.pos.move_text(mv, self.rank_base());
+        self.pos.make(mv);
+        send(&format!("move {text}"));
+        self.claim_if_over();
+    }
+
+    fn report_stat(&self) {
+        let s = *lock(&self.stat);
+        let total = self.pos.clone().legal_moves().len();
+        let best = s
+            .best
+            .map(|m| pv_text(&self.pos, &[m], self.rank_base()).join(""))
+            .unwrap_or_default();
+        send(&format!(
+            "stat01: {} {} {} {total} {total} {best}",
+            s.centis, s.nodes, s.depth
+        ));
+    }
+
+    /// `lift SQ`: mark every legal destination of the piece on SQ (or of the hand piece).
+    fn lift(&mut self, text: &str, line: &str) {
+        let Some(from) = self.lift_square(text) else {
+            error("not a square of this board", line);
+            return;
+        };
+        self.lifted = Some(from);
+        let targets = self.targets(from);
+        self.highlight(&targets);
+    }
+
+    fn hover(&mut self, text: &str, line: &str) {
+        if self.lift_square(text).is_none()
+            && self
+                .variant
+                .geometry
+                .parse_square_exact(text, self.rank_base())
+                .is_none()
+        {
+            error("not a square of this board", line);
+            return;
+        }
+        match self.lifted {
+            Some(from) => {
+                let targets = self.targets(from);
+                self.highlight(&targets);
+            }
+            None => self.highlight(&[]),
+        }
+    }
+
+    /// Reads the square of `lift`: a board square, or a hand square. XBoard names hand
+    /// squares by their place beside the board (one or two files left of `a` for Black's
+    /// hand, right of the last file for White's); `J@` is accepted too.
+    fn lift_square(&self, text: &str) -> Option<Option<Square>> {
+        let g = &self.variant.geometry;
+        if let Some(sq) = g.parse_square_exact(text, self.rank_base()) {
+            return Some(Some(sq));
+        }
+        self.variant.spec.hand?;
+        if text.ends_with('@') && text.len() == 2 {
+            return Some(None);
+        }
+        let file = *text.as_bytes().first()? as i32 - 'a' as i32;
+        let rank_ok = text[1..].chars().all(|c| c.is_ascii_digit()) && text.len() > 1;
+        if rank_ok && (file < 0 || file >= g.files() as i32) {
+            return Some(None);
+        }
+        None
+    }
+
+    /// Legal destinations of the piece lifted from `from` (`None`: the hand), with whether
+    /// each is a capture.
+    fn targets(&self, from: Option<Square>) -> Vec<(Square, bool)> {
+        let mut pos = self.pos.clone();
+        let legal = pos.legal_moves();
+        let mut out: Vec<(Square, bool)> = Vec::new();
+        for mv in legal {
+            let (origin, dest) = match mv.kind {
+                MoveKind::Drop => (None, mv.to),
+                MoveKind::Castle => {
+                    let c = &self.variant.castlings[pos.side_to_move().index()][mv.extra as usize];
+                    (Some(mv.from), c.king_to)
+                }
+                _ => (Some(mv.from), mv.to),
+            };
+            if origin != from {
+                continue;
+            }
+            let capture = pos
+                .piece_at(dest)
+                .is_some_and(|p| p.color != pos.side_to_move())
+                || mv.kind == MoveKind::EnPassant;
+            if !out.iter().any(|&(s, _)| s == dest) {
+                out.push((dest, capture));
+            }
+            if mv.kind == MoveKind::Castle {
+                // A person may also drop the king onto its own rook to castle.
+                let c = &self.variant.castlings[pos.side_to_move().index()][mv.extra as usize];
+                if !out.iter().any(|&(s, _)| s == c.rook_from) {
+                    out.push((c.rook_from, false));
+                }
+            }
+        }
+        out
+    }
+
+    /// Sends `highlight` with the targets marked: yellow for moves, red for captures.
+    fn highlight(&self, targets: &[(Square, bool)]) {
+        let g = &self.variant.geometry;
+        let mut ranks = Vec::with_capacity(g.ranks() as usize);
+        for rank in (0..g.ranks() as i32).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for file in 0..g.files() as i32 {
+                let mark = g
+                    .square(file, rank)
+                    .and_then(|sq| targets.iter().find(|&&(s, _)| s == sq))
+                    .map(|&(_, capture)| if capture { 'R' } else { 'Y' });
+                match mark {
+                    Some(c) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            ranks.push(row);
+        }
+        send(&format!("highlight {}", ranks.join("/")));
+    }
+}
+
+fn lock(stat: &Mutex<Stat>) -> std::sync::MutexGuard<'_, Stat> {
+    stat.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `Error (reason): command`, CECP's answer to a command the engine cannot use.
+fn error(reason: &str, command: &str) {
+    send(&format!("Error ({reason}): {command}"));
+}
+
+fn variant_list() -> String {
+    Variant::all()
+        .iter()
+        .map(|v| v.spec.cecp_name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Seconds, possibly with a fraction (`st 0.5`, increments); clamped to a day.
+fn parse_seconds(text: &str) -> Option<Duration> {
+    let t = text.trim();
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    let secs = parse_clamped(if whole.is_empty() { "0" } else { whole }, 86_400)?;
+    if !frac.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let millis: u64 = format!("{frac:0<3}")[..3].parse().unwrap_or(0);
+    Some(Duration::from_millis(secs * 1000 + millis))
+}
+
+/// `level`'s base time: minutes, or `minutes:seconds`.
+fn parse_minutes(text: &str) -> Option<Duration> {
+    match text.split_once(':') {
+        Some((m, s)) => {
+            let m = parse_clamped(m, 100_000)?;
+            let s = parse_clamped(s, 59)?;
+            Some(Duration::from_secs(m * 60 + s))
+        }
+        None => Some(Duration::from_secs(parse_clamped(text, 100_000)? * 60)),
+    }
+}
+
+/// The XBoard piece slots Sissa's pieces are drawn with. XBoard's slot order (common.h) is
+/// Pawn, Knight, Bishop, Rook, Queen, Ferz, Alfil, Angel (Archbishop), Marshall (Chancellor),
+/// Wazir, Man, Cannon, Nightrider, Cardinal, Dragon, Grasshopper, Silver, Falcon, Lance,
+/// Cobra, Unicorn, ...; the king is always the last letter of each half.
+fn slot(variant: &Variant, role: Role) -> usize {
+    match (variant.spec.hand.is_some(), role) {
+        // In a `bughouse` game XBoard holds only the first slots in hand: the Ninja pawn must
+        // take the Pawn slot, and the Pawn moves to the Lance's.
+        (true, Role::Ninja) => 0,
+        (true, Role::Pawn) => 18,
+        (_, Role::Pawn) => 0,
+        (_, Role::Knight) => 1,
+        (_, Role::Bishop) => 2,
+        (_, Role::Rook) => 3,
+        (_, Role::Queen) => 4,
+        (_, Role::FerzKnight) => 5,
+        (_, Role::Amazon) => 8,
+        (_, Role::WazirKnight) => 9,
+        (_, Role::Snake) => 19,
+        (_, Role::Venator) => 20,
+        (_, Role::Sissa) => 12,
+        (_, Role::Ninja) => 0,
+        (_, Role::King) => usize::MAX,
+    }
+}
+
+/// The `setup` line for a variant XBoard does not know (`None` for orthodox chess).
+fn setup_line(v: &Variant) -> Option<String> {
+    if v.spec.id == "chess" {
+        return None;
+    }
+    let slots = v
+        .spec
+        .army
+        .iter()
+        .filter(|&&r| r != Role::King)
+        .map(|&r| slot(v, r))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let mut white = vec!['.'; slots + 1];
+    for &role in v.spec.army {
+        let s = slot(v, role);
+        let at = if s == usize::MAX { slots } else { s };
+        white[at] = role.letter();
+    }
+    let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
+    let white: String = white.into_iter().collect();
+    let (hand, parent) = match v.spec.hand {
+        Some(_) => (1, "bughouse"),
+        None => (0, "fairy"),
+    };
+    Some(format!(
+        "setup ({white}{black}) {}x{}+{hand}_{parent} {}",
+        v.geometry.files(),
+        v.geometry.ranks(),
+        v.spec.start_fen
+    ))
+}
+
+/// `piece` lines in XBetza for the pieces XBetza can describe, so XBoard can highlight their
+/// moves itself; the Sissa and the Snake are left to the engine's `highlight` answers.
+fn piece_lines(v: &Variant) -> Vec<String> {
+    let mut out = Vec::new();
+    for &role in v.spec.army {
+        let betza = match role {
+            Role::Venator => "gafyafsR",
+            Role::Amazon => "QN",
+            Role::WazirKnight => "NW",
+            Role::FerzKnight => "NF",
+            _ => continue,
+        };
+        out.push(format!("piece {}& {betza}", role.letter()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setup_lines_name_every_piece() {
+        let venator = setup_line(Variant::by_name("venator").unwrap()).unwrap();
+        assert!(venator.starts_with("setup (PNBRQ"), "{venator}");
+        assert!(
+            venator.contains(" 10x8+0_fairy vrnbqkbnrv/*pppppppp*/"),
+            "{venator}"
+        );
+        let venomous = setup_line(Variant::by_name("venomous").unwrap()).unwrap();
+        assert!(venomous.contains(" 10x10+1_bughouse "), "{venomous}");
+        assert!(venomous.starts_with("setup (J"), "{venomous}");
+        assert!(setup_line(Variant::chess()).is_none());
+        for v in Variant::all() {
+            if let Some(line) = setup_line(v) {
+                let table = &line[7..line.find(')').unwrap()];
+                assert_eq!(table.len() % 2, 0);
+                for &role in v.spec.army {
+                    assert!(table.contains(role.letter()), "{line}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn times_parse() {
+        assert_eq!(parse_seconds("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_minutes("0:30"), Some(Duration::from_secs(30)));
+        assert_eq!(parse_minutes("2"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_seconds("x"), None);
+    }
+}
