@@ -778,6 +778,7 @@ fn bad_input_is_a_clear_error_never_a_panic() {
         "[FEN \"8/8/8 w - - 0 1\"]\n1. e4 1-0",
         "1. f3 e5 2. g4 Qh4# 1-0",
         "[Variant \"venomous\"]\n1. J@e5 1-0",
+        "1. e4 } e5 1-0",
     ];
     for (i, pgn) in pgns.iter().enumerate() {
         let file = dir.join(format!("bad{i}.pgn"));

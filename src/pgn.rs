@@ -323,6 +323,9 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     token.push(c);
                     chars.next();
                 }
+                if token.is_empty() {
+                    return Err(syntax(line, &format!("unexpected '{c}'")));
+                }
                 started = true;
                 match token.as_str() {
                     "1-0" | "0-1" | "1/2-1/2" | "*" => {
@@ -382,11 +385,44 @@ mod tests {
     }
 
     #[test]
+    fn noise_never_panics() {
+        let alphabet: Vec<char> =
+            "abcdefghijKQRBNPJSXWFVAOx0123456789=+#@-/.[]{}()\";$%*?! \n\u{e9}\u{1F600}"
+                .chars()
+                .collect();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for round in 0..4000 {
+            let len = round % 40;
+            let text: String = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    alphabet[(x % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            if let Ok(games) = parse_pgn(&text) {
+                for (i, g) in games.iter().enumerate() {
+                    let _ = g.replay(i + 1);
+                    let _ = g.to_pgn();
+                }
+            }
+            for v in Variant::all() {
+                let mut p = Position::startpos(v);
+                let _ = parse_san(&mut p, &text);
+                let _ = parse_san(&mut p, text.trim());
+            }
+        }
+    }
+
+    #[test]
     fn bad_input_is_an_error() {
         assert!(parse_pgn("[Event \"x\n").is_err());
         assert!(parse_pgn("1. e4 {never closed").is_err());
         assert!(parse_pgn("1. e4 e5").is_err());
         assert!(parse_pgn("1. e4 ) 1-0").is_err());
+        assert!(parse_pgn("1. e4 } 1-0").is_err());
+        assert!(parse_pgn("] 1-0").is_err());
         let games = parse_pgn("1. e5 1-0").expect("syntax is fine");
         assert!(matches!(games[0].replay(1), Err(PgnError::Move { .. })));
         let games = parse_pgn("[Variant \"shogi\"]\n1. e4 1-0").expect("syntax is fine");

@@ -175,7 +175,7 @@ impl Score {
         match self {
             Score::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
             Score::Mate(n) if n >= 0 => format!("+M{n}"),
-            Score::Mate(n) => format!("-M{}", -n),
+            Score::Mate(n) => format!("-M{}", n.unsigned_abs()),
         }
     }
 }
@@ -247,10 +247,20 @@ impl Engine {
             .ok_or_else(|| "no pipe to the engine's output".to_string())?;
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
+            // Bytes, not `lines()`: a line that is not UTF-8 must not look like a crash.
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf);
+                        let line = line.trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
                 }
             }
         });

@@ -112,6 +112,13 @@ pub struct PgnArgs {
     pub file: String,
 }
 
+/// Largest `--margin-ms` accepted.
+const MAX_MARGIN_MS: u64 = 3_600_000;
+/// Most plies of a generated opening.
+const MAX_BOOK_PLIES: usize = 100;
+/// Most openings generated; a longer match cycles through them.
+const MAX_GENERATED: usize = 5_000;
+
 /// Reads `key=value` words into a map, rejecting unknown keys.
 fn key_values(
     flag: &str,
@@ -201,6 +208,12 @@ fn parse_limits(args: &MatchArgs) -> Result<Limits, String> {
     }
     if tc.is_none() && st_ms.is_none() && args.nodes.is_none() && args.depth.is_none() {
         return Err("give a limit: --tc, --st, --nodes or --depth".to_string());
+    }
+    if args.margin_ms > MAX_MARGIN_MS {
+        return Err(format!(
+            "--margin-ms: at most {MAX_MARGIN_MS} (one hour), got {}",
+            args.margin_ms
+        ));
     }
     if args.nodes == Some(0) || args.depth == Some(0) {
         return Err("--nodes and --depth must be positive".to_string());
@@ -313,7 +326,10 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
                     .duration_since(UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64)
             });
-            let wanted = args.games.div_ceil(2);
+            if args.book_plies > MAX_BOOK_PLIES {
+                return Err(format!("--book-plies: at most {MAX_BOOK_PLIES}"));
+            }
+            let wanted = args.games.div_ceil(2).min(MAX_GENERATED);
             let o = openings::generate(variant, wanted, args.book_plies, args.book_balance, seed);
             eprintln!(
                 "Generated {} opening(s) of {} plies (seed {seed})",

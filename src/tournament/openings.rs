@@ -189,10 +189,10 @@ pub fn generate(
         let mut pos = Position::startpos(variant);
         let mut moves = Vec::new();
         for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
+            if pos.outcome().is_some() {
                 break;
             }
+            let legal = pos.legal_moves();
             let mv = legal[rng.below(legal.len())];
             moves.push(pos.move_text(mv, 1));
             pos.make(mv);
