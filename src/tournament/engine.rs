@@ -155,6 +155,7 @@ impl std::fmt::Display for EngineError {
 /// An engine's evaluation, from its own side's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns.
     Cp(i32),
     /// Mate in n moves (negative: being mated).
     Mate(i32),
@@ -195,6 +196,7 @@ pub enum Answer {
 
 /// What the referee asks for one move.
 pub struct Turn<'a> {
+    /// The game's start position (the opening's FEN).
     pub start_fen: &'a str,
     /// The moves so far in the engine's protocol form.
     pub moves: &'a [String],
@@ -203,6 +205,7 @@ pub struct Turn<'a> {
     /// Moves left until the next time control, if the control has a move count.
     pub moves_to_go: Option<u32>,
     pub white_to_move: bool,
+    /// When the engine forfeits on time if no move has come.
     pub deadline: Instant,
 }
 
@@ -216,6 +219,7 @@ pub struct Engine {
     /// CECP features (`usermove`, `ping`, `san`).
     usermove: bool,
     ping: bool,
+    /// CECP `feature san=1`: moves go both ways in SAN.
     pub san: bool,
     /// CECP: how many of the game's moves the engine already knows.
     known: usize,

@@ -428,7 +428,6 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
             ));
             let mut t = tally.lock().unwrap_or_else(|p| p.into_inner());
             t.add(game, game % 2 == 0, record.winner);
-            bar.inc(1);
             let mut msg = format!("{} - {} - {}", t.wld.wins, t.wld.losses, t.wld.draws);
             if let Some(s) = sprt {
                 let llr = s.llr(t.wld, t.pairs);
@@ -439,6 +438,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
                 }
             }
             bar.set_message(msg);
+            bar.inc(1);
         }
     });
     bar.finish_and_clear();

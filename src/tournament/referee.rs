@@ -19,7 +19,9 @@ use crate::variant::Variant;
 /// reports at least `score` for as many moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResignRule {
+    /// Consecutive own moves.
     pub movecount: u32,
+    /// Centipawns.
     pub score: i32,
     pub twosided: bool,
 }
@@ -28,8 +30,11 @@ pub struct ResignRule {
 /// report scores within `score` of 0 for `movecount` consecutive moves each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRule {
+    /// Full move after which the rule applies.
     pub movenumber: u32,
+    /// Consecutive moves of each side.
     pub movecount: u32,
+    /// Centipawns.
     pub score: i32,
 }
 
@@ -79,6 +84,7 @@ pub struct PlayedMove {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub variant: &'static Variant,
+    /// The game number, from 1.
     pub round: usize,
     pub white: String,
     pub black: String,
