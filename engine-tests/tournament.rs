@@ -353,6 +353,36 @@ fn clock_overrun_loses_on_time() {
 }
 
 #[test]
+fn moves_per_period_refill_the_clock() {
+    // 0.3 s per move against 2 moves per second: only the refill after every second move
+    // keeps the slow engine alive until the repetition on ply 8.
+    let p = play(
+        "period",
+        "chess",
+        [
+            &fake_spec("slow", "uci", &format!("--mode slow --delay 0.3 {SHUFFLE}")),
+            &fake_spec("fast", "xboard", SHUFFLE),
+        ],
+        Some(CHESS_START),
+        &[
+            "--games",
+            "1",
+            "--tc",
+            "2/1",
+            "--margin-ms",
+            "50",
+            "--maxmoves",
+            "5",
+        ],
+    );
+    // Four moves take 1.2 s, more than one period: the game reaches the repetition.
+    let r = &p.records[0];
+    assert_eq!(r.result, "1/2-1/2", "{r:?}");
+    assert_eq!(r.termination, "threefold repetition", "{r:?}");
+    assert!(p.pgn.contains("[TimeControl \"2/1\"]"), "{}", p.pgn);
+}
+
+#[test]
 fn crash_loses_and_the_match_goes_on() {
     let p = play(
         "crash",
