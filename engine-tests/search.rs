@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use sissa::game::{Outcome, Termination};
-use sissa::search::{Control, Info, Limits, Score, SearchResult, Searcher};
+use sissa::search::{Clock, Control, Info, Limits, Score, SearchResult, Searcher};
 use sissa::{Move, MoveKind, Position, Variant};
 
 fn position(variant: &str, fen: &str) -> Position {
@@ -306,6 +306,25 @@ fn movetime_is_respected() {
     let start = Instant::now();
     let (result, _) = search(&mut pos, &limits);
     assert!(start.elapsed() < Duration::from_secs(2));
+    assert!(result.best.is_some());
+}
+
+#[test]
+fn a_clock_search_keeps_well_inside_the_time_left() {
+    let mut pos = Position::startpos(Variant::by_name("venomous").expect("venomous"));
+    let limits = Limits {
+        clock: Some(Clock {
+            time: Duration::from_millis(2_000),
+            inc: Duration::from_millis(0),
+            moves_to_go: None,
+        }),
+        move_overhead: Duration::from_millis(100),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let (result, _) = search(&mut pos, &limits);
+    assert!(start.elapsed() < Duration::from_millis(1_000));
     assert!(result.best.is_some());
 }
 

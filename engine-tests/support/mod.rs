@@ -5,9 +5,11 @@
 
 #![allow(dead_code)]
 
+use std::io::Read;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -24,6 +26,7 @@ pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    errors: Arc<Mutex<String>>,
     /// Every line received so far, for failure messages.
     pub transcript: Vec<String>,
 }
@@ -34,9 +37,24 @@ impl Engine {
         let mut child = Command::new(engine_path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start sissa");
+        let errors = Arc::new(Mutex::new(String::new()));
+        let mut stderr = child.stderr.take().expect("stderr");
+        let sink = Arc::clone(&errors);
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+                sink.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push_str(&text);
+            }
+        });
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = channel();
         thread::spawn(move || {
@@ -52,6 +70,7 @@ impl Engine {
             child,
             stdin,
             lines: rx,
+            errors,
             transcript: Vec::new(),
         }
     }
@@ -69,6 +88,14 @@ impl Engine {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("write to sissa");
         stdin.flush().expect("flush");
+    }
+
+    /// Everything the engine wrote to standard error so far.
+    pub fn stderr(&self) -> String {
+        self.errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Closes standard input.

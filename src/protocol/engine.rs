@@ -130,11 +130,6 @@ impl Worker {
         self.join()
     }
 
-    /// Waits for the running job to end by itself and returns what it produced.
-    pub(crate) fn wait(&mut self) -> Option<Outcome> {
-        self.join()
-    }
-
     fn join(&mut self) -> Option<Outcome> {
         let r = self.running.take()?;
         match r.handle.join() {

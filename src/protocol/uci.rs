@@ -277,9 +277,9 @@ impl Uci {
             send("info string error: already searching; send stop first");
             return;
         }
-        // A finite search still running (a script that did not wait for `bestmove`) ends
-        // first, with its own `bestmove`.
-        if let Some(outcome) = self.worker.wait() {
+        // A search still running (a script that did not wait for `bestmove`) is stopped
+        // first and gives its own `bestmove`.
+        if let Some(outcome) = self.worker.stop() {
             self.finished(outcome);
         }
         let mut limits = Limits {

@@ -301,6 +301,9 @@ pub fn evaluate(pos: &Position) -> i32 {
     let mut phase = 0;
     let mut non_pawn = [0i32; 2];
     let mut pawns_on_file = [[0u8; 16]; 2];
+    // Per colour and file, the lowest and highest rank a pawn of that colour stands on.
+    let mut lowest_pawn = [[i32::MAX; 16]; 2];
+    let mut highest_pawn = [[i32::MIN; 16]; 2];
     let zones = [king_zone(pos, Color::White), king_zone(pos, Color::Black)];
     let mut danger = [0i32; 2];
     let mut attackers = [0i32; 2];
@@ -317,7 +320,10 @@ pub fn evaluate(pos: &Position) -> i32 {
             add(&mut score[ci], t.pst[ci][role.index()][sq.index()]);
             phase += p::phase_weight(role);
             if role.is_pawn_like() {
-                pawns_on_file[ci][g.file(sq) as usize] += 1;
+                let (f, r) = (g.file(sq) as usize, g.rank(sq));
+                pawns_on_file[ci][f] += 1;
+                lowest_pawn[ci][f] = lowest_pawn[ci][f].min(r);
+                highest_pawn[ci][f] = highest_pawn[ci][f].max(r);
                 continue;
             }
             if role == Role::King {
@@ -371,7 +377,14 @@ pub fn evaluate(pos: &Position) -> i32 {
             if role != Role::Pawn as u8 && role != Role::Ninja as u8 {
                 continue;
             }
-            if is_passed(pos, sq, c) {
+            let (f, r) = (g.file(sq) as usize, g.rank(sq));
+            let mut files_around = f.saturating_sub(1)..(f + 2).min(files);
+            let passed = if c == Color::White {
+                files_around.all(|x| highest_pawn[1][x] <= r)
+            } else {
+                files_around.all(|x| lowest_pawn[0][x] >= r)
+            };
+            if passed {
                 let moves = t.moves_to_promote[ci][sq.index()] as usize;
                 let mut bonus = p::PASSED_PAWN[moves.min(p::PASSED_PAWN.len() - 1)];
                 if pos.hand(them) > 0 {
@@ -465,32 +478,6 @@ fn full_phase(v: &'static Variant) -> i32 {
             .map(|pc| p::phase_weight(pc.role))
             .sum()
     })
-}
-
-/// Whether no enemy pawn stands ahead of the pawn on `sq` on its file or the next ones.
-fn is_passed(pos: &Position, sq: Square, c: Color) -> bool {
-    let g = &pos.variant.geometry;
-    let (f, r) = (g.file(sq), g.rank(sq));
-    let them = c.flip();
-    let white = c == Color::White;
-    pos.pieces(them).iter().all(|&s| {
-        let role = code_role(pos.board[s.index()]);
-        if role != Role::Pawn as u8 && role != Role::Ninja as u8 {
-            return true;
-        }
-        let ahead = if white { g.rank(s) > r } else { g.rank(s) < r };
-        !(ahead && (g.file(s) - f).abs() <= 1)
-    })
-}
-
-/// Average empty-board mobility of each role of `v`, for documentation and tuning.
-pub fn mobility_table(v: &'static Variant) -> Vec<(Role, i32)> {
-    let t = tables(v);
-    v.spec
-        .army
-        .iter()
-        .map(|&r| (r, t.mobility_mean[r.index()]))
-        .collect()
 }
 
 #[cfg(test)]

@@ -11,12 +11,14 @@ pub type Pair = (i32, i32);
 
 /// Material value of a role, the same in every variant that has it.
 ///
-/// The fairy pieces start from their empty-board mobility measured against the knight and
-/// the rook (see `eval::mobility_table`): the Amazon is a queen plus a knight; the Venator
-/// about 0.8 of a knight (between H.G. Muller's 2/3 and Winther's 1); the Wazir- and
-/// Ferz-Knights a knight plus a short step; the Sorcerer Snake 16 lame targets, about a
-/// knight and a half in reach but easily blocked; the Sissa rook-like reach plus nightrider
-/// squares, all blockable.
+/// The fairy pieces start from their average empty-board mobility (the evaluation's own
+/// tables: knight 5, bishop 8-11, rook 14-18, queen 22-29; Amazon 28, Venator 11 with a screen
+/// next to it on every side, Wazir- and Ferz-Knight 9, Snake 10, Sissa 29), discounted for
+/// pieces whose paths are easily blocked: the Amazon is a queen plus a knight; the Venator
+/// needs screens, so about 0.8 of a knight (between H.G. Muller's 2/3 and Winther's 1); the
+/// Wazir- and Ferz-Knights a knight plus a short step; the Snake a bit more than a knight; the
+/// Sissa reaches as many squares as a queen on an empty board but every path can be blocked,
+/// so a little more than a rook.
 pub fn material(role: Role) -> i32 {
     match role {
         Role::Pawn => 100,

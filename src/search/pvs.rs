@@ -143,9 +143,9 @@ impl<'a> Search<'a> {
         };
         let mut list = crate::movegen::MoveList::new();
         list.extend(root.iter().copied());
-        let picker = MovePicker::new(pos, list, &hints);
+        let mut picker = MovePicker::new(pos, list, &hints);
         self.root.clear();
-        for mv in picker {
+        for mv in &mut picker {
             self.root.push(RootMove {
                 mv,
                 score: -INF,
@@ -441,7 +441,7 @@ impl<'a> Search<'a> {
         }
         let counter = previous.and_then(|m| self.history.counter(pos, m));
         let killers = self.killers[ply];
-        let picker = MovePicker::new(
+        let mut picker = MovePicker::new(
             pos,
             moves,
             &Hints {
@@ -463,7 +463,7 @@ impl<'a> Search<'a> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
-        for mv in picker {
+        for mv in &mut picker {
             let quiet = !is_tactical(pos, mv);
             if self.options.futility
                 && !pv_node
@@ -618,7 +618,7 @@ impl<'a> Search<'a> {
                 return -MATE + ply as i32;
             }
             best = -INF;
-            let picker = MovePicker::new(
+            let mut picker = MovePicker::new(
                 pos,
                 moves,
                 &Hints {
@@ -628,7 +628,7 @@ impl<'a> Search<'a> {
                     history: self.history,
                 },
             );
-            for mv in picker {
+            for mv in &mut picker {
                 pos.make(mv);
                 let score = -self.quiesce(pos, -beta, -alpha, ply + 1);
                 pos.unmake();
@@ -653,8 +653,8 @@ impl<'a> Search<'a> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            let picker = MovePicker::tactical(pos, pos.pseudo_legal_moves());
-            for mv in picker {
+            let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves());
+            for mv in &mut picker {
                 let gain = material_gain(pos, mv);
                 if mv.promotion_role().is_none() && stand_pat + gain + p::DELTA_MARGIN <= alpha {
                     continue;
