@@ -353,6 +353,36 @@ fn clock_overrun_loses_on_time() {
 }
 
 #[test]
+fn moves_per_period_refill_the_clock() {
+    // 0.3 s per move against 2 moves per second: only the refill after every second move
+    // keeps the slow engine alive until the repetition on ply 8.
+    let p = play(
+        "period",
+        "chess",
+        [
+            &fake_spec("slow", "uci", &format!("--mode slow --delay 0.3 {SHUFFLE}")),
+            &fake_spec("fast", "xboard", SHUFFLE),
+        ],
+        Some(CHESS_START),
+        &[
+            "--games",
+            "1",
+            "--tc",
+            "2/1",
+            "--margin-ms",
+            "50",
+            "--maxmoves",
+            "5",
+        ],
+    );
+    // Four moves take 1.2 s, more than one period: the game reaches the repetition.
+    let r = &p.records[0];
+    assert_eq!(r.result, "1/2-1/2", "{r:?}");
+    assert_eq!(r.termination, "threefold repetition", "{r:?}");
+    assert!(p.pgn.contains("[TimeControl \"2/1\"]"), "{}", p.pgn);
+}
+
+#[test]
 fn crash_loses_and_the_match_goes_on() {
     let p = play(
         "crash",
@@ -841,6 +871,44 @@ fn sissa_vs_sissa_in_every_variant() {
     }
     let uci = format!("name=sissa-uci cmd={SISSA} proto=uci");
     let cecp = format!("name=sissa-cecp cmd={SISSA} proto=xboard");
+    // Queen and rook against a bare king: each side mates when it has White, so both games
+    // of the pair end 1-0 by checkmate.
+    let mates = [
+        ("chess", "6k1/8/8/8/8/8/8/QR4K1 w - - 0 1"),
+        ("gustav3", "5k4/*8*/*8*/*8*/*8*/*8*/*8*/QR3K4 w - - 0 1"),
+        ("venator", "5k4/*8*/*8*/*8*/*8*/*8*/*8*/QR3K4 w - - 0 1"),
+        ("venomous", "5k4/10/10/10/10/10/10/10/10/QR3K4 w - - 0 1"),
+    ];
+    for (v, fen) in mates {
+        let p = play(
+            &format!("sissa-mate-{v}"),
+            v,
+            [&uci, &cecp],
+            Some(fen),
+            &[
+                "--games",
+                "2",
+                "--st",
+                "0.05",
+                "--margin-ms",
+                "400",
+                "--maxmoves",
+                "60",
+            ],
+        );
+        assert_eq!(p.records.len(), 2, "{v}");
+        for r in &p.records {
+            assert_eq!(
+                (r.result.as_str(), r.termination.as_str()),
+                ("1-0", "checkmate"),
+                "{v}: {r:?}"
+            );
+        }
+        assert!(p.stdout.contains("1 - 1 - 0"), "{v}: {}", p.stdout);
+        check_replays(&p);
+    }
+    // From generated openings: 20 full moves of real play (drops, castlings, promotions as
+    // they come), written as PGN and records and replayed.
     for v in Variant::all() {
         let p = play(
             &format!("sissa-{}", v.id()),
@@ -855,7 +923,7 @@ fn sissa_vs_sissa_in_every_variant() {
                 "--margin-ms",
                 "400",
                 "--maxmoves",
-                "40",
+                "20",
                 "--book-plies",
                 "4",
                 "--seed",

@@ -382,6 +382,38 @@ mod tests {
         }
     }
 
+    /// Along random games, every legal move's SAN reads back as that move and is unique.
+    #[test]
+    fn round_trips_along_random_games() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for v in Variant::all() {
+            for _ in 0..8 {
+                let mut p = Position::startpos(v);
+                for _ in 0..80 {
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let sans: Vec<String> = moves.iter().map(|&m| to_san(&mut p, m)).collect();
+                    for (i, &mv) in moves.iter().enumerate() {
+                        assert_eq!(
+                            parse_san(&mut p, &sans[i]),
+                            Ok(mv),
+                            "{} in {}",
+                            sans[i],
+                            p.fen()
+                        );
+                        assert_eq!(sans.iter().filter(|s| **s == sans[i]).count(), 1);
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    p.make(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn chess_forms() {
         let mut p = pos("chess", Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));

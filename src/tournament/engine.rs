@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::tc::Limits;
@@ -134,6 +135,38 @@ impl EngineSpec {
     }
 }
 
+/// A shared log of every line sent to and read from the engines (`--debug FILE`).
+pub struct IoLog {
+    file: Mutex<std::fs::File>,
+    start: Instant,
+}
+
+impl IoLog {
+    /// Creates (truncates) the log file.
+    pub fn create(path: &str) -> Result<IoLog, String> {
+        let file = std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
+        Ok(IoLog {
+            file: Mutex::new(file),
+            start: Instant::now(),
+        })
+    }
+
+    /// Writes `ms tag dir line`; a failed write is ignored (the log is a diagnostic).
+    fn line(&self, tag: &str, dir: char, line: &str) {
+        let ms = self.start.elapsed().as_millis();
+        let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = writeln!(f, "{ms} {tag} {dir} {line}");
+    }
+}
+
+/// Where an engine's lines are logged, and under which tag.
+#[derive(Clone)]
+pub struct LogTarget {
+    pub log: Arc<IoLog>,
+    /// `game 3 white NAME`, say.
+    pub tag: String,
+}
+
 /// Why an engine gave no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
@@ -155,6 +188,7 @@ impl std::fmt::Display for EngineError {
 /// An engine's evaluation, from its own side's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns.
     Cp(i32),
     /// Mate in n moves (negative: being mated).
     Mate(i32),
@@ -195,6 +229,7 @@ pub enum Answer {
 
 /// What the referee asks for one move.
 pub struct Turn<'a> {
+    /// The game's start position (the opening's FEN).
     pub start_fen: &'a str,
     /// The moves so far in the engine's protocol form.
     pub moves: &'a [String],
@@ -203,6 +238,7 @@ pub struct Turn<'a> {
     /// Moves left until the next time control, if the control has a move count.
     pub moves_to_go: Option<u32>,
     pub white_to_move: bool,
+    /// When the engine forfeits on time if no move has come.
     pub deadline: Instant,
 }
 
@@ -216,10 +252,12 @@ pub struct Engine {
     /// CECP features (`usermove`, `ping`, `san`).
     usermove: bool,
     ping: bool,
+    /// CECP `feature san=1`: moves go both ways in SAN.
     pub san: bool,
     /// CECP: how many of the game's moves the engine already knows.
     known: usize,
     ping_id: u32,
+    log: Option<LogTarget>,
 }
 
 /// How long a CECP engine that sends no `feature done=0` has to finish its features
@@ -227,8 +265,13 @@ pub struct Engine {
 const FEATURE_GRACE: Duration = Duration::from_secs(2);
 
 impl Engine {
-    /// Starts the process and completes the protocol handshake within `timeout`.
-    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, String> {
+    /// Starts the process and completes the protocol handshake within `timeout`, logging
+    /// its lines to `log` if given.
+    pub fn start(
+        spec: &EngineSpec,
+        timeout: Duration,
+        log: Option<LogTarget>,
+    ) -> Result<Engine, String> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -246,6 +289,7 @@ impl Engine {
             .take()
             .ok_or_else(|| "no pipe to the engine's output".to_string())?;
         let (tx, rx) = channel();
+        let reader_log = log.clone();
         std::thread::spawn(move || {
             // Bytes, not `lines()`: a line that is not UTF-8 must not look like a crash.
             let mut reader = BufReader::new(stdout);
@@ -257,6 +301,9 @@ impl Engine {
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf);
                         let line = line.trim_end_matches(['\n', '\r']).to_string();
+                        if let Some(l) = &reader_log {
+                            l.log.line(&l.tag, '<', &line);
+                        }
                         if tx.send(line).is_err() {
                             break;
                         }
@@ -275,6 +322,7 @@ impl Engine {
             san: false,
             known: 0,
             ping_id: 0,
+            log,
         };
         let deadline = Instant::now() + timeout;
         match spec.proto {
@@ -302,6 +350,9 @@ impl Engine {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if let Some(l) = &self.log {
+            l.log.line(&l.tag, '>', line);
+        }
         let gone = |e: std::io::Error| EngineError::Gone(format!("cannot write to it: {e}"));
         let stdin = self
             .stdin

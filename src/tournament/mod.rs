@@ -13,9 +13,9 @@ pub mod tc;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
@@ -24,7 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::pgn::parse_pgn;
 use crate::role::Color;
 use crate::variant::Variant;
-use engine::{Engine, EngineSpec};
+use engine::{Engine, EngineSpec, IoLog, LogTarget};
 use openings::Opening;
 use referee::{Adjudication, DrawRule, GameRecord, GameSetup, ResignRule, play_game};
 use stats::{Pentanomial, Sprt, SprtVerdict, Wld};
@@ -97,6 +97,9 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many full moves.
     #[arg(long)]
     pub maxmoves: Option<u32>,
+    /// Log every line sent to and read from the engines to this file.
+    #[arg(long)]
+    pub debug: Option<String>,
     /// PGN Event tag.
     #[arg(long, default_value = "Sissa match")]
     pub event: String,
@@ -341,8 +344,19 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     };
     let mut pgn_file = create(&args.pgn)?;
     let mut records_file = create(&args.records)?;
+    let log = args
+        .debug
+        .as_deref()
+        .map(IoLog::create)
+        .transpose()?
+        .map(Arc::new);
     for spec in &specs {
-        Engine::start(spec, handshake).map_err(|e| format!("engine '{}': {e}", spec.name))?;
+        let target = log.as_ref().map(|l| LogTarget {
+            log: l.clone(),
+            tag: format!("check {}", spec.name),
+        });
+        Engine::start(spec, handshake, target)
+            .map_err(|e| format!("engine '{}': {e}", spec.name))?;
     }
 
     let names = [specs[0].name.as_str(), specs[1].name.as_str()];
@@ -369,7 +383,8 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         let (tx, rx) = channel::<(usize, GameRecord)>();
         for _ in 0..args.concurrency.min(args.games) {
             let tx = tx.clone();
-            let (next, stop, specs, limits, openings) = (&next, &stop, &specs, &limits, &openings);
+            let (next, stop, specs, limits, openings, log) =
+                (&next, &stop, &specs, &limits, &openings, &log);
             scope.spawn(move || {
                 loop {
                     let game = next.fetch_add(1, Ordering::SeqCst);
@@ -392,6 +407,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
                         adjudication,
                         handshake,
                         stop,
+                        log: log.as_ref(),
                     };
                     if let Some(record) = play_game(&setup)
                         && tx.send((game, record)).is_err()
@@ -428,7 +444,6 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
             ));
             let mut t = tally.lock().unwrap_or_else(|p| p.into_inner());
             t.add(game, game % 2 == 0, record.winner);
-            bar.inc(1);
             let mut msg = format!("{} - {} - {}", t.wld.wins, t.wld.losses, t.wld.draws);
             if let Some(s) = sprt {
                 let llr = s.llr(t.wld, t.pairs);
@@ -439,6 +454,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
                 }
             }
             bar.set_message(msg);
+            bar.inc(1);
         }
     });
     bar.finish_and_clear();

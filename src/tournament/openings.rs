@@ -11,6 +11,7 @@ use crate::variant::Variant;
 /// A start position and the book moves (UCI form) played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// Full FEN of the start position (the game's `FEN` tag).
     pub fen: String,
     pub moves: Vec<String>,
 }
@@ -78,10 +79,12 @@ pub fn parse_openings(variant: &'static Variant, text: &str) -> Result<Vec<Openi
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator whose sequence is fixed by `seed`.
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;

@@ -1,10 +1,13 @@
 //! One game between two engines, refereed by the rules library: every move is checked, the
 //! clocks are kept, and the game ends by the rules, a forfeit, a resignation or adjudication.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::engine::{Answer, Engine, EngineError, EngineSpec, Proto, Score, Turn};
+use super::engine::{
+    Answer, Engine, EngineError, EngineSpec, IoLog, LogTarget, Proto, Score, Turn,
+};
 use super::openings::Opening;
 use super::tc::Limits;
 use crate::game::Termination;
@@ -19,7 +22,9 @@ use crate::variant::Variant;
 /// reports at least `score` for as many moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResignRule {
+    /// Consecutive own moves.
     pub movecount: u32,
+    /// Centipawns.
     pub score: i32,
     pub twosided: bool,
 }
@@ -28,8 +33,11 @@ pub struct ResignRule {
 /// report scores within `score` of 0 for `movecount` consecutive moves each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRule {
+    /// Full move after which the rule applies.
     pub movenumber: u32,
+    /// Consecutive moves of each side.
     pub movecount: u32,
+    /// Centipawns.
     pub score: i32,
 }
 
@@ -79,6 +87,7 @@ pub struct PlayedMove {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub variant: &'static Variant,
+    /// The game number, from 1.
     pub round: usize,
     pub white: String,
     pub black: String,
@@ -172,6 +181,8 @@ pub struct GameSetup<'a> {
     pub handshake: Duration,
     /// Set when the match is over: the game is abandoned (`None`).
     pub stop: &'a AtomicBool,
+    /// The engine I/O log, if any.
+    pub log: Option<&'a Arc<IoLog>>,
 }
 
 fn side_name(c: Color) -> &'static str {
@@ -262,7 +273,11 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
     for (i, spec) in specs.iter().enumerate() {
         let color = if i == 0 { Color::White } else { Color::Black };
         let deadline = Instant::now() + setup.handshake;
-        let started = Engine::start(spec, setup.handshake).and_then(|mut e| {
+        let log = setup.log.map(|log| LogTarget {
+            log: log.clone(),
+            tag: format!("game {} {} {}", setup.round, side_name(color), spec.name),
+        });
+        let started = Engine::start(spec, setup.handshake, log).and_then(|mut e| {
             e.new_game(v, &record.start_fen, setup.limits, deadline)
                 .map_err(|x| x.to_string())?;
             Ok(e)

@@ -35,6 +35,7 @@ pub struct Wld {
 }
 
 impl Wld {
+    /// Games counted.
     pub fn games(&self) -> u64 {
         self.wins + self.losses + self.draws
     }
@@ -73,6 +74,7 @@ impl Wld {
 pub struct Pentanomial(pub [u64; 5]);
 
 impl Pentanomial {
+    /// Pairs counted.
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
     }
@@ -286,6 +288,7 @@ impl Sprt {
         }
     }
 
+    /// Whether `llr` has crossed a bound.
     pub fn verdict(&self, llr: f64) -> SprtVerdict {
         let (lo, hi) = self.bounds();
         if llr >= hi {

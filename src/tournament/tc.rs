@@ -7,7 +7,9 @@ use std::time::Duration;
 pub struct TimeControl {
     /// Moves per period; `None` for the whole game.
     pub moves: Option<u32>,
+    /// Time per period (the whole game without a move count).
     pub base_ms: u64,
+    /// Added after each move.
     pub inc_ms: u64,
 }
 
@@ -58,8 +60,7 @@ impl TimeControl {
         })
     }
 
-    /// The PGN `TimeControl` tag value: `40/60:0.5` style is not standard; PGN writes
-    /// `MOVES/SECONDS` or `SECONDS+INC`.
+    /// The PGN `TimeControl` tag value as cutechess writes it: `40/60+0.5`, `10+0.1`, `60`.
     pub fn pgn(&self) -> String {
         let base = seconds_text(self.base_ms);
         let mut s = match self.moves {
