@@ -90,7 +90,7 @@ fn play(xboard: &Path, cecp_variant: &str, setup_fen: Option<&str>) -> Game {
             .args(["-testLegality", "false"])
             .args(["-searchDepth", "2", "-tc", "5"])
             .args(["-adjudicateDrawMoves", "30"])
-            .args(["-popupExitMessage", "false"])
+            .args(["-popupExitMessage", "false", "-saveSettingsOnExit", "false"])
             .arg("-saveGameFile")
             .arg(&pgn)
             .arg("-savePositionFile")

@@ -159,6 +159,31 @@ fn drag(display: &str, from: (i32, i32), to: (i32, i32)) {
     xdotool(display, &["mouseup", "1"]);
 }
 
+/// Drags until XBoard passes the move on (a busy machine may make XBoard miss the first
+/// press while it is still starting up), then waits for the engine's reply.
+fn drag_move(
+    display: &str,
+    debug: &Path,
+    from: (i32, i32),
+    to: (i32, i32),
+    expect: &str,
+    moves: usize,
+) -> Vec<String> {
+    for attempt in 1..=5 {
+        drag(display, from, to);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            let text = std::fs::read_to_string(debug).unwrap_or_default();
+            if traffic(&text).iter().any(|l| l == expect) {
+                return wait_move(debug, expect, moves);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        eprintln!("drag {from:?} -> {to:?} not seen by XBoard (attempt {attempt}); again");
+    }
+    panic!("XBoard never passed on {expect}");
+}
+
 /// Replays the moves of the traffic (ours with `usermove`, the engine's with `move`).
 fn replay(lines: &[String]) -> Position {
     let mut pos = Position::startpos(Variant::by_name("venomous").unwrap());
@@ -189,6 +214,85 @@ fn highlight_after(lines: &[String], lift: &str) -> (usize, String) {
     (at, format!("highlight {answer}"))
 }
 
+/// A running XBoard on its own Xvfb, with the height of its settled window.
+struct Session {
+    _xboard: Guard,
+    _xvfb: Guard,
+    display: String,
+    height: i32,
+}
+
+/// Starts Xvfb and XBoard and waits until XBoard shows the Venomous board; `None` if XBoard
+/// died on the way (XBoard 4.9.1 occasionally crashes at start-up under Xvfb).
+fn launch(xboard: &str, dir: &Path, debug: &Path) -> Option<Session> {
+    let _ = std::fs::remove_file(debug);
+    let (xvfb, display) = start_xvfb(dir);
+    let mut xboard = Guard(
+        Command::new(xboard)
+            .args(["-fcp", support::engine_path()])
+            .args(["-variant", "venomous", "-testLegality", "false"])
+            .args(["-boardSize", "middling"])
+            .args(["-searchDepth", "1", "-popupExitMessage", "false"])
+            .args(["-saveSettingsOnExit", "false"])
+            .arg("-debug")
+            .arg("-nameOfDebugFile")
+            .arg(debug)
+            .env("DISPLAY", &display)
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start xboard"),
+    );
+    let start = Instant::now();
+    let mut window = None;
+    let mut last = (String::new(), Instant::now());
+    loop {
+        if xboard.0.try_wait().ok().flatten().is_some() {
+            return None;
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "XBoard never settled on the Venomous board: {}",
+            last.0
+        );
+        std::thread::sleep(Duration::from_millis(200));
+        let text = std::fs::read_to_string(debug).unwrap_or_default();
+        if !text.contains("<first : setup (") {
+            continue;
+        }
+        let Some(id) = window.clone().or_else(|| {
+            let found = xdotool(&display, &["search", "--name", "Sissa"]);
+            found.lines().next().map(|l| l.trim().to_string())
+        }) else {
+            continue;
+        };
+        window = Some(id.clone());
+        // XBoard resizes its window when the engine's `setup` arrives (and passes through
+        // other sizes on the way): wait until the window has held one size for a second.
+        let geometry = xdotool(&display, &["getwindowgeometry", "--shell", &id]);
+        if geometry != last.0 {
+            last = (geometry, Instant::now());
+            continue;
+        }
+        let field = |name: &str| -> i32 {
+            geometry
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0)
+        };
+        if last.1.elapsed() > Duration::from_secs(1) && field("WIDTH=") >= 14 * SQUARE {
+            return Some(Session {
+                _xboard: xboard,
+                _xvfb: xvfb,
+                display,
+                height: field("HEIGHT="),
+            });
+        }
+    }
+}
+
 #[test]
 fn human_drags_a_pawn_a_drop_and_a_wazir_knight() {
     let test = "xboard_drag";
@@ -207,62 +311,26 @@ fn human_drags_a_pawn_a_drop_and_a_wazir_knight() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let debug = dir.join("debug.txt");
-    let (_xvfb, display) = start_xvfb(&dir);
-    let _xboard = Guard(
-        Command::new(&xboard)
-            .args(["-fcp", support::engine_path()])
-            .args(["-variant", "venomous", "-testLegality", "false"])
-            .args(["-boardSize", "middling"])
-            .args(["-searchDepth", "1", "-popupExitMessage", "false"])
-            .arg("-debug")
-            .arg("-nameOfDebugFile")
-            .arg(&debug)
-            .env("DISPLAY", &display)
-            .current_dir(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start xboard"),
-    );
-    wait_debug(&debug, "the engine's setup", |t| {
-        t.contains("<first : setup (")
-    });
-    let start = Instant::now();
-    let window = loop {
-        let found = xdotool(&display, &["search", "--name", "Sissa"]);
-        if let Some(id) = found.lines().next() {
-            break id.trim().to_string();
-        }
-        assert!(start.elapsed() < DEADLINE, "no XBoard window");
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    // XBoard resizes its window when the engine's `setup` arrives: wait for the board of
-    // 14 files (10 and the two holdings files on each side).
-    let start = Instant::now();
-    let height = loop {
-        let geometry = xdotool(&display, &["getwindowgeometry", "--shell", &window]);
-        let field = |name: &str| -> i32 {
-            geometry
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0)
-        };
-        if field("WIDTH=") >= 14 * SQUARE {
-            break field("HEIGHT=");
-        }
-        assert!(
-            start.elapsed() < DEADLINE,
-            "XBoard window never grew: {geometry}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    // Let XBoard finish drawing before the first click.
-    std::thread::sleep(Duration::from_millis(1000));
+    let session = (1..=3)
+        .find_map(|attempt| {
+            let s = launch(&xboard, &dir, &debug);
+            if s.is_none() {
+                eprintln!("{test}: XBoard died at start-up (attempt {attempt}); again");
+            }
+            s
+        })
+        .expect("XBoard crashed three times at start-up");
+    let (display, height) = (session.display.clone(), session.height);
 
     // 1. The e-pawn from e2 to e5 (XBoard: e1e4).
-    drag(&display, cell(height, 2 + 4, 1), cell(height, 2 + 4, 4));
-    let lines = wait_move(&debug, ">first : usermove e1e4", 1);
+    let lines = drag_move(
+        &display,
+        &debug,
+        cell(height, 2 + 4, 1),
+        cell(height, 2 + 4, 4),
+        ">first : usermove e1e4",
+        1,
+    );
     let (at, answer) = highlight_after(&lines, "e1");
     let mut before = replay(&lines[..at]);
     let e2 = before
@@ -273,16 +341,28 @@ fn human_drags_a_pawn_a_drop_and_a_wazir_knight() {
     assert_eq!(answer, support::expected_highlight(&mut before, Some(e2)));
 
     // 2. A Ninja pawn from White's hand onto e3 (a drop on e2 pushed one step: J@e2).
-    drag(&display, cell(height, 13, 0), cell(height, 2 + 4, 2));
-    let lines = wait_move(&debug, ">first : usermove J@e2", 2);
+    let lines = drag_move(
+        &display,
+        &debug,
+        cell(height, 13, 0),
+        cell(height, 2 + 4, 2),
+        ">first : usermove J@e2",
+        2,
+    );
     let (at, answer) = highlight_after(&lines, "l0");
     let mut before = replay(&lines[..at]);
     assert_eq!(answer, support::expected_highlight(&mut before, None));
     assert!(answer.contains('Y'), "{answer}");
 
     // 3. The Wazir-Knight's knight leap b1-c3 (XBoard: b0c2).
-    drag(&display, cell(height, 2 + 1, 0), cell(height, 2 + 2, 2));
-    let lines = wait_move(&debug, ">first : usermove b0c2", 3);
+    let lines = drag_move(
+        &display,
+        &debug,
+        cell(height, 2 + 1, 0),
+        cell(height, 2 + 2, 2),
+        ">first : usermove b0c2",
+        3,
+    );
     let (at, answer) = highlight_after(&lines, "b0");
     let mut before = replay(&lines[..at]);
     let b1 = before
