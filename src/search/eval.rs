@@ -15,7 +15,7 @@ use super::params::{self as p, Pair};
 
 /// Per-variant tables built once from the board's geometry.
 struct Tables {
-    /// Piece-square (middlegame, endgame) per colour, role and square, material included.
+    /// Piece-square (middlegame, endgame) per colour, role and square.
     pst: [Vec<[Pair; CELLS]>; 2],
     /// Average empty-board mobility per role (the baseline of the mobility term).
     mobility_mean: [i32; ROLE_COUNT],
@@ -78,7 +78,6 @@ fn build_tables(v: &'static Variant) -> Tables {
         vec![[(0, 0); CELLS]; ROLE_COUNT],
     ];
     for &role in v.spec.army {
-        let m = p::material(role);
         for &sq in g.squares() {
             let centre = max_centre - centre_distance(sq);
             let mob = empty_mob[role.index()][sq.index()] - mobility_mean[role.index()];
@@ -99,7 +98,7 @@ fn build_tables(v: &'static Variant) -> Tables {
                         mob * p::PST_MOBILITY.1 + centre * p::PST_CENTRE.1,
                     ),
                 };
-                pst[c.index()][role.index()][sq.index()] = (m + mg, m + eg);
+                pst[c.index()][role.index()][sq.index()] = (mg, eg);
             }
         }
     }
@@ -317,7 +316,9 @@ pub fn evaluate(pos: &Position) -> i32 {
             let Some(role) = Role::from_code(code_role(code)) else {
                 continue;
             };
+            let m = p::material(role);
             add(&mut score[ci], t.pst[ci][role.index()][sq.index()]);
+            add(&mut score[ci], (m, m));
             phase += p::phase_weight(role);
             if role.is_pawn_like() {
                 let (f, r) = (g.file(sq) as usize, g.rank(sq));
@@ -329,7 +330,7 @@ pub fn evaluate(pos: &Position) -> i32 {
             if role == Role::King {
                 continue;
             }
-            non_pawn[ci] += p::material(role);
+            non_pawn[ci] += m;
             if t.file_sliders & role.mask() != 0 {
                 file_slider_count[ci] += 1;
             }

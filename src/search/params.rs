@@ -11,14 +11,17 @@ pub type Pair = (i32, i32);
 
 /// Material value of a role, the same in every variant that has it.
 ///
-/// The fairy pieces start from their average empty-board mobility (the evaluation's own
-/// tables: knight 5, bishop 8-11, rook 14-18, queen 22-29; Amazon 28, Venator 11 with a screen
-/// next to it on every side, Wazir- and Ferz-Knight 9, Snake 10, Sissa 29), discounted for
-/// pieces whose paths are easily blocked: the Amazon is a queen plus a knight; the Venator
-/// needs screens, so about 0.8 of a knight (between H.G. Muller's 2/3 and Winther's 1); the
-/// Wazir- and Ferz-Knights a knight plus a short step; the Snake a bit more than a knight; the
-/// Sissa reaches as many squares as a queen on an empty board but every path can be blocked,
-/// so a little more than a rook.
+/// The fairy pieces started from their average empty-board mobility (the evaluation's own
+/// tables: knight 5, bishop 8-11, rook 14-18, queen 22-29; Amazon 28, Venator 11 with a
+/// screen next to it on every side, Wazir- and Ferz-Knight 9, Snake 10, Sissa 29) and were
+/// then tuned by `sissa selfplay` at 5000 nodes a move, 100 games a step:
+/// - Venator: 320 (one knight) lost 70 +/- 65 Elo to 260; 210 (2/3 knight) scored even with
+///   260 over 200 games: about 0.8 of a knight.
+/// - Sissa: 560 -> 660 -> 780 -> 900 -> 1020 each gained 60-100 Elo (+/- 65-70), 1150 lost
+///   42 to 1020: about a queen, as its empty-board reach says.
+/// - Snake: 480 gained 78 +/- 69 on 390; 580 lost 28 to 480.
+/// - Amazon (queen plus knight), Wazir- and Ferz-Knight (a knight plus a short step): not
+///   tuned.
 pub fn material(role: Role) -> i32 {
     match role {
         Role::Pawn => 100,
@@ -32,8 +35,8 @@ pub fn material(role: Role) -> i32 {
         Role::Venator => 260,
         Role::WazirKnight => 370,
         Role::FerzKnight => 380,
-        Role::Sissa => 560,
-        Role::Snake => 390,
+        Role::Sissa => 1000,
+        Role::Snake => 480,
     }
 }
 
