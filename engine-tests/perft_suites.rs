@@ -5,7 +5,7 @@ use sissa::Position;
 use sissa::perft::{parse_suite, perft};
 
 /// Leaf counts above this are left to `sissa perft --suite`.
-const MAX_LEAVES: u64 = 3_000_000;
+const MAX_LEAVES: u64 = 20_000_000;
 
 fn run_suite(file: &str) {
     let path = format!("{}/perft/{file}", env!("CARGO_MANIFEST_DIR"));

@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 use crate::geometry::{CELLS, Geometry, Square};
 use crate::pattern::{DIAGONAL, Delta, ORTHOGONAL, Special};
 use crate::position::Position;
-use crate::role::{COLOR_BITS, Color, EMPTY, Role, code_role};
+use crate::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Role, code_role};
 
 /// A set of mailbox squares.
 #[derive(Clone, Copy, Default)]
@@ -37,90 +37,52 @@ pub fn venator_diagonals(d: Delta) -> [Delta; 2] {
     }
 }
 
-/// Squares strictly inside the paths from `from` to `to` of a path piece, per path; each path
-/// lists every square that must be empty for the move. Empty when `to` is not a target.
-pub type Paths = ArrayVec<ArrayVec<Square, 32>, 8>;
-
-fn walk(
-    g: &Geometry,
-    start: Square,
-    d: Delta,
-    n: i32,
-    out: &mut ArrayVec<Square, 32>,
-) -> Option<Square> {
-    let (mut f, mut r) = (g.file(start), g.rank(start));
-    let mut last = start;
-    for _ in 0..n {
-        f += d.0 as i32;
-        r += d.1 as i32;
-        last = g.square(f, r)?;
-        out.push(last);
-    }
-    Some(last)
+/// One way a path piece can go from one square to another: `first` steps along `a`, then
+/// `second` steps along `b` (mailbox offsets). Every square passed must be empty; for the
+/// Venator the last square of the first leg is the hop square and the one before it the
+/// screen, which must be occupied.
+#[derive(Copy, Clone, Debug)]
+pub struct Route {
+    pub a: i16,
+    pub first: i32,
+    pub b: i16,
+    pub second: i32,
 }
 
-/// The paths by which a Sissa on `from` reaches `to` (ignoring what stands on them).
-pub fn sissa_paths(g: &Geometry, from: Square, to: Square) -> Paths {
+/// The routes by which a Sissa on `from` reaches `to` on an empty board: n steps of one kind
+/// and n of the other, so `to - from = n * (a + b)`. The last step lands on `to`.
+pub fn sissa_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route, 8> {
     let (x, y) = (g.file(to) - g.file(from), g.rank(to) - g.rank(from));
-    let mut paths = Paths::new();
+    let mut out = ArrayVec::new();
     for (firsts, seconds) in [(&ORTHOGONAL, &DIAGONAL), (&DIAGONAL, &ORTHOGONAL)] {
         for &a in firsts.iter() {
             for &b in seconds.iter() {
                 let (sx, sy) = ((a.0 + b.0) as i32, (a.1 + b.1) as i32);
                 let n = if sx != 0 { x / sx } else { y / sy };
-                if n < 1 || n * sx != x || n * sy != y {
-                    continue;
+                if n >= 1 && n * sx == x && n * sy == y {
+                    let a = g.offset(a.0 as i32, a.1 as i32);
+                    let b = g.offset(b.0 as i32, b.1 as i32);
+                    out.push(Route {
+                        a,
+                        first: n,
+                        b,
+                        second: n - 1,
+                    });
                 }
-                let mut path = ArrayVec::new();
-                let Some(corner) = walk(g, from, a, n, &mut path) else {
-                    continue;
-                };
-                if walk(g, corner, b, n - 1, &mut path).is_none() {
-                    continue;
-                }
-                paths.push(path);
             }
         }
     }
-    paths
+    out
 }
 
-/// The paths by which a Sorcerer Snake on `from` reaches `to`.
-pub fn snake_paths(position: &Position, from: Square, to: Square) -> Paths {
-    let v = position.variant();
-    let g = &v.geometry;
-    let delta = (
-        (g.file(to) - g.file(from)) as i8,
-        (g.rank(to) - g.rank(from)) as i8,
-    );
-    let mut paths = Paths::new();
-    for route in v.snake.iter().filter(|r| r.delta == delta) {
-        for p in &route.paths {
-            let mut path = ArrayVec::new();
-            for &off in &p[..route.steps] {
-                let sq = from.shift(off);
-                if !g.contains(sq) {
-                    break;
-                }
-                path.push(sq);
-            }
-            if path.len() == route.steps {
-                paths.push(path);
-            }
-        }
-    }
-    paths
-}
-
-/// The paths by which a Venator on `from` could capture on `to`: each lists the orthogonal
-/// leg up to and including the hop square (the screen must be the square just before it),
-/// then the diagonal leg. Holds regardless of what stands where; see [`venator_attacks`].
-pub fn venator_paths(g: &Geometry, from: Square, to: Square) -> Paths {
+/// The routes by which a Venator on `from` could capture on `to`: `to - from = t*d + m*f`
+/// with the orthogonal leg `d` of t >= 2 steps (screen, then hop square) and the forward
+/// diagonal `f` of m >= 1 steps, the last landing on `to`.
+pub fn venator_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route, 8> {
     let (x, y) = (g.file(to) - g.file(from), g.rank(to) - g.rank(from));
-    let mut paths = Paths::new();
+    let mut out = ArrayVec::new();
     for &d in &ORTHOGONAL {
         for f in venator_diagonals(d) {
-            // to - from = t*d + m*f with t >= 2 (screen then hop square) and m >= 1.
             let (t, m) = if d.1 == 0 {
                 let m = y * f.1 as i32;
                 (x * d.0 as i32 - m, m)
@@ -128,21 +90,19 @@ pub fn venator_paths(g: &Geometry, from: Square, to: Square) -> Paths {
                 let m = x * f.0 as i32;
                 (y * d.1 as i32 - m, m)
             };
-            if t < 2 || m < 1 {
-                continue;
+            if t >= 2 && m >= 1 {
+                let a = g.offset(d.0 as i32, d.1 as i32);
+                let b = g.offset(f.0 as i32, f.1 as i32);
+                out.push(Route {
+                    a,
+                    first: t,
+                    b,
+                    second: m - 1,
+                });
             }
-            let mut path = ArrayVec::new();
-            let Some(hop) = walk(g, from, d, t, &mut path) else {
-                continue;
-            };
-            if walk(g, hop, f, m - 1, &mut path).is_none() {
-                continue;
-            }
-            paths.push(path);
-            // The screen is the square before the hop square: its index is t - 2.
         }
     }
-    paths
+    out
 }
 
 impl Position {
@@ -190,8 +150,8 @@ impl Position {
                     continue;
                 }
                 let attacks = match v.special[code_role(p) as usize] {
-                    Special::Sissa => self.open_path(&sissa_paths(&v.geometry, sq, target)),
-                    Special::Snake => self.open_path(&snake_paths(self, sq, target)),
+                    Special::Sissa => self.sissa_attacks(sq, target),
+                    Special::Snake => self.snake_attacks(sq, target),
                     Special::Venator => self.venator_attacks(sq, target),
                     _ => false,
                 };
@@ -208,35 +168,113 @@ impl Position {
         c[Role::Sissa.index()] + c[Role::Snake.index()] + c[Role::Venator.index()] > 0
     }
 
-    fn open_path(&self, paths: &Paths) -> bool {
-        paths
-            .iter()
-            .any(|p| p.iter().all(|s| self.board[s.index()] == EMPTY))
+    /// Whether every square of the route (the destination excluded) is empty.
+    fn route_open(&self, from: Square, r: Route) -> bool {
+        let mut sq = from;
+        for _ in 0..r.first {
+            sq = sq.shift(r.a);
+            if self.board[sq.index()] != EMPTY {
+                return false;
+            }
+        }
+        for _ in 0..r.second {
+            sq = sq.shift(r.b);
+            if self.board[sq.index()] != EMPTY {
+                return false;
+            }
+        }
+        true
     }
 
-    /// Whether the Venator on `from` could capture on `to`: the first piece on its orthogonal
-    /// leg is the screen just before an empty hop square, and the diagonal on to `to` is
-    /// empty.
-    pub fn venator_attacks(&self, from: Square, to: Square) -> bool {
-        venator_paths(&self.variant.geometry, from, to)
+    /// Marks the squares of a route (the destination excluded), stopping where it leaves
+    /// the board: such a route can never be used, and what was marked is only a superset.
+    fn mark_route(&self, from: Square, r: Route, set: &mut SquareSet) {
+        let mut sq = from;
+        for (n, step) in [(r.first, r.a), (r.second, r.b)] {
+            for _ in 0..n {
+                sq = sq.shift(step);
+                if self.board[sq.index()] == OFFBOARD {
+                    return;
+                }
+                set.insert(sq);
+            }
+        }
+    }
+
+    /// Whether the Sissa on `from` could capture on `to`.
+    pub fn sissa_attacks(&self, from: Square, to: Square) -> bool {
+        sissa_routes(&self.variant.geometry, from, to)
+            .into_iter()
+            .any(|r| self.route_open(from, r))
+    }
+
+    /// The Snake routes from `from` to `to` (two, or none when `to` is not a Snake square).
+    fn snake_routes_to(&self, from: Square, to: Square) -> impl Iterator<Item = Route> + '_ {
+        let g = &self.variant.geometry;
+        let delta = (
+            (g.file(to) - g.file(from)) as i8,
+            (g.rank(to) - g.rank(from)) as i8,
+        );
+        self.variant
+            .snake
             .iter()
-            .any(|path| {
-                // Layout: orthogonal leg squares 1..=t (screen at t-1, hop at t), then diagonal.
-                let g = &self.variant.geometry;
-                let t = path
-                    .iter()
-                    .position(|&s| {
-                        let (dx, dy) = (g.file(s) - g.file(from), g.rank(s) - g.rank(from));
-                        dx != 0 && dy != 0
-                    })
-                    .unwrap_or(path.len());
-                let (orth, diag) = path.split_at(t);
-                let screen = orth.len() - 2;
-                orth.iter()
-                    .enumerate()
-                    .all(|(i, s)| (self.board[s.index()] == EMPTY) != (i == screen))
-                    && diag.iter().all(|s| self.board[s.index()] == EMPTY)
+            .filter(move |s| s.delta == delta)
+            .flat_map(|s| {
+                s.paths.iter().map(move |p| {
+                    // One or two intermediate squares, each a single step from the last.
+                    let second = p[1].wrapping_sub(p[0]);
+                    Route {
+                        a: p[0],
+                        first: 1,
+                        b: second,
+                        second: s.steps as i32 - 1,
+                    }
+                })
             })
+    }
+
+    /// Whether the Sorcerer Snake on `from` could capture on `to`.
+    pub fn snake_attacks(&self, from: Square, to: Square) -> bool {
+        self.snake_routes_to(from, to)
+            .any(|r| self.route_open(from, r))
+    }
+
+    /// Whether the Venator on `from` could capture on `to`: the first piece on an orthogonal
+    /// leg is the screen, the square behind it is empty, and `to` lies on a forward diagonal
+    /// from there with nothing in between.
+    pub fn venator_attacks(&self, from: Square, to: Square) -> bool {
+        let v = self.variant;
+        let g = &v.geometry;
+        let (tx, ty) = (g.file(to), g.rank(to));
+        for (i, &d) in v.orth.iter().enumerate() {
+            let mut screen = from.shift(d);
+            while self.board[screen.index()] == EMPTY {
+                screen = screen.shift(d);
+            }
+            let hop = screen.shift(d);
+            if self.board[screen.index()] == OFFBOARD || self.board[hop.index()] != EMPTY {
+                continue;
+            }
+            let (dx, dy) = (tx - g.file(hop), ty - g.rank(hop));
+            let (ox, oy) = (ORTHOGONAL[i].0 as i32, ORTHOGONAL[i].1 as i32);
+            let forward = if ox != 0 {
+                dx.signum() == ox
+            } else {
+                dy.signum() == oy
+            };
+            if dx == 0 || dx.abs() != dy.abs() || !forward {
+                continue;
+            }
+            let f = g.offset(dx.signum(), dy.signum());
+            let mut sq = hop.shift(f);
+            while sq != to && self.board[sq.index()] == EMPTY {
+                sq = sq.shift(f);
+            }
+            if sq == to {
+                return true;
+            }
+        }
+        false
     }
 
     /// The squares whose change of occupancy could expose `color`'s king, which is not in
@@ -270,14 +308,23 @@ impl Position {
         if v.path_attackers != 0 && self.has_path_attackers(them) {
             let g = &v.geometry;
             for &sq in &self.pieces[them.index()] {
-                let paths = match v.special[code_role(self.board[sq.index()]) as usize] {
-                    Special::Sissa => sissa_paths(g, sq, k),
-                    Special::Snake => snake_paths(self, sq, k),
-                    Special::Venator => venator_paths(g, sq, k),
-                    _ => continue,
-                };
-                for s in paths.iter().flatten() {
-                    set.insert(*s);
+                match v.special[code_role(self.board[sq.index()]) as usize] {
+                    Special::Sissa => {
+                        for r in sissa_routes(g, sq, k) {
+                            self.mark_route(sq, r, &mut set);
+                        }
+                    }
+                    Special::Venator => {
+                        for r in venator_routes(g, sq, k) {
+                            self.mark_route(sq, r, &mut set);
+                        }
+                    }
+                    Special::Snake => {
+                        for r in self.snake_routes_to(sq, k) {
+                            self.mark_route(sq, r, &mut set);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }

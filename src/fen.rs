@@ -220,7 +220,9 @@ impl Position {
         if self.ep.targets.is_empty() {
             out.push('-');
         }
-        for &t in &self.ep.targets {
+        let mut targets = self.ep.targets.clone();
+        targets.sort_by_key(|&t| g.rank(t));
+        for t in targets {
             out.push_str(&g.name(t, 1).to_string());
         }
         out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
@@ -467,6 +469,9 @@ fn read_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
         return Err(FenError::BadEnPassant("too many targets".to_string()));
     }
     for t in targets {
+        if pos.ep_capturable(t, pos.side) {
+            pos.ep.hashed |= 1 << pos.ep.targets.len();
+        }
         pos.ep.targets.push(t);
     }
     pos.ep.victim = victim;

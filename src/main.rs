@@ -52,8 +52,10 @@ enum Command {
     /// Fixed-depth search over fixed positions of all four variants; the node count is the
     /// change signature.
     Bench(sissa::search::cli::BenchArgs),
+    /// Play the engine against itself with different options (strength measurements).
+    Selfplay(sissa::search::selfplay::SelfplayArgs),
     /// Play a match between two engines, refereed by Sissa's rules.
-    Match(sissa::tournament::MatchArgs),
+    Match(Box<sissa::tournament::MatchArgs>),
     /// Replay a PGN file and report each game's final position and result.
     Pgn(sissa::tournament::PgnArgs),
 }
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Search(args)) => sissa::search::cli::run_search(&args),
         Some(Command::Bench(args)) => sissa::search::cli::run_bench(&args),
+        Some(Command::Selfplay(args)) => sissa::search::selfplay::run_selfplay(&args),
         Some(Command::Match(args)) => sissa::tournament::run_match(&args),
         Some(Command::Pgn(args)) => sissa::tournament::run_pgn(&args),
         None => sissa::protocol::run(),

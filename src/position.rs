@@ -21,6 +21,20 @@ pub const MAX_EP: usize = 4;
 pub struct EnPassant {
     pub targets: ArrayVec<Square, MAX_EP>,
     pub victim: Square,
+    /// Which targets an enemy Pawn attacks: only those are in the hash, so that repetition
+    /// compares en-passant possibilities, not mere double steps (FIDE 9.2.2).
+    pub(crate) hashed: u8,
+}
+
+impl EnPassant {
+    /// The targets that are part of the hash.
+    fn hashed_targets(&self) -> impl Iterator<Item = Square> + '_ {
+        self.targets
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.hashed & (1 << i) != 0)
+            .map(|(_, &t)| t)
+    }
 }
 
 /// What `unmake` needs to restore, kept per move played.
@@ -34,6 +48,7 @@ pub(crate) struct Undo {
     pub castling: u8,
     pub ep: EnPassant,
     pub halfmove: u32,
+    pub fullmove: u32,
     pub hash: u64,
 }
 
@@ -168,7 +183,12 @@ impl Position {
             h ^= k.side;
         }
         h ^= k.castling(self.castling);
-        for &t in &self.ep.targets {
+        for &t in self
+            .ep
+            .targets
+            .iter()
+            .filter(|&&t| self.ep_capturable(t, self.side))
+        {
             h ^= k.ep(t);
         }
         for c in Color::ALL {
@@ -267,12 +287,13 @@ impl Position {
             castling: self.castling,
             ep: std::mem::take(&mut self.ep),
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             hash: self.hash,
         };
-        for &t in &undo.ep.targets {
+        for t in undo.ep.hashed_targets() {
             self.hash ^= k.ep(t);
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         match mv.kind {
             MoveKind::Normal => {
                 let moving = self.board[mv.from.index()];
@@ -318,7 +339,7 @@ impl Position {
             MoveKind::Null => {}
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = us.flip();
         self.hash ^= k.side;
@@ -333,9 +354,6 @@ impl Position {
         let mv = undo.mv;
         self.side = self.side.flip();
         let us = self.side;
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
         match mv.kind {
             MoveKind::Normal => {
                 if mv.promotion_role().is_some() {
@@ -364,6 +382,7 @@ impl Position {
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
+        self.fullmove = undo.fullmove;
         self.hash = undo.hash;
     }
 
@@ -418,11 +437,23 @@ impl Position {
         }
         let k = keys();
         while sq != to {
+            if self.ep_capturable(sq, self.side.flip()) {
+                self.ep.hashed |= 1 << self.ep.targets.len();
+                self.hash ^= k.ep(sq);
+            }
             self.ep.targets.push(sq);
-            self.hash ^= k.ep(sq);
             sq = sq.shift(fwd);
         }
         self.ep.victim = to;
+    }
+
+    /// Whether a Pawn of `capturer` stands where it could capture onto the en-passant
+    /// target `t`.
+    pub(crate) fn ep_capturable(&self, t: Square, capturer: Color) -> bool {
+        let back = self.variant.forward[capturer.flip().index()];
+        let pawn = Piece::new(capturer, Role::Pawn).code();
+        self.board[t.shift(back + 1).index()] == pawn
+            || self.board[t.shift(back - 1).index()] == pawn
     }
 
     /// Whether `sq` holds a piece of `color`.

@@ -1,8 +1,14 @@
 //! `sissa search` and `sissa bench`.
-//!
-//! PLACEHOLDER: argument structs only; issue 3 fills in the commands.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use clap::Args;
+
+use crate::position::Position;
+use crate::variant::Variant;
+
+use super::{Control, Info, Limits, Score, Searcher};
 
 /// `sissa search`: search one position and print UCI-style `info` lines and `bestmove`.
 #[derive(Args, Debug)]
@@ -26,6 +32,9 @@ pub struct SearchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Number of principal variations to report.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
 }
 
 /// `sissa bench`: fixed-depth search over fixed positions of all four variants.
@@ -35,10 +44,102 @@ pub struct BenchArgs {
     pub depth: Option<u32>,
 }
 
-pub fn run_search(_args: &SearchArgs) -> Result<(), String> {
-    Err("sissa search is not built yet".to_string())
+/// Sets up `variant`/`fen`/`moves` as the command line describes them.
+pub fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position, String> {
+    let v = Variant::by_name(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (known: {})", Variant::names()))?;
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(v, f).map_err(|e| format!("bad FEN: {e}"))?,
+        None => Position::startpos(v),
+    };
+    for m in moves.iter().flat_map(|m| m.split_whitespace()) {
+        let mv = pos.parse_move(m, 1).map_err(|e| e.to_string())?;
+        if mv.is_null() {
+            return Err(format!("'{m}': a null move cannot be played in a game"));
+        }
+        pos.make(mv);
+    }
+    Ok(pos)
 }
 
-pub fn run_bench(_args: &BenchArgs) -> Result<(), String> {
-    Err("sissa bench is not built yet".to_string())
+/// One `info` line in UCI form.
+pub fn info_line(pos: &Position, info: &Info) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    let bound = match info.bound {
+        super::Bound::Exact => "",
+        super::Bound::Lower => " lowerbound",
+        super::Bound::Upper => " upperbound",
+    };
+    let ms = info.time.as_millis();
+    let nps = (info.nodes as u128 * 1000) / ms.max(1);
+    let mut line_pos = pos.clone();
+    let mut pv = Vec::new();
+    for &mv in &info.pv {
+        pv.push(line_pos.move_text(mv, 1));
+        line_pos.make(mv);
+    }
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {ms} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        pv.join(" ")
+    )
+}
+
+pub fn run_search(args: &SearchArgs) -> Result<(), String> {
+    if args.depth.is_none() && args.movetime.is_none() && args.nodes.is_none() {
+        return Err("give a limit: --depth D, --movetime MS or --nodes N".to_string());
+    }
+    if args.depth == Some(0) {
+        return Err("--depth must be at least 1".to_string());
+    }
+    if args.hash == 0 {
+        return Err("--hash must be at least 1 (MB)".to_string());
+    }
+    let mut pos = setup(&args.variant, args.fen.as_deref(), &args.moves)?;
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        multipv: args.multipv.max(1),
+        ..Limits::default()
+    };
+    let control = Control {
+        stop: AtomicBool::new(false),
+        pondering: AtomicBool::new(false),
+    };
+    let mut searcher = Searcher::new(args.hash);
+    let shown = pos.clone();
+    let result = searcher.search(&mut pos, &limits, &control, &mut |info| {
+        println!("{}", info_line(&shown, info));
+    });
+    match result.best {
+        Some(mv) => {
+            let mut text = format!("bestmove {}", pos.move_text(mv, 1));
+            if let Some(p) = result.ponder {
+                pos.make(mv);
+                text.push_str(&format!(" ponder {}", pos.move_text(p, 1)));
+                pos.unmake();
+            }
+            println!("{text}");
+        }
+        None => println!("bestmove (none)"),
+    }
+    Ok(())
+}
+
+pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
+    let depth = args.depth.unwrap_or(super::bench::DEFAULT_DEPTH);
+    if depth == 0 {
+        return Err("bench depth must be at least 1".to_string());
+    }
+    let report = super::bench::run(depth, &mut |line| println!("{line}"))?;
+    println!("{} nodes {} nps", report.nodes, report.nps);
+    Ok(())
 }

@@ -1,14 +1,111 @@
 //! `sissa match` and `sissa pgn`: tournaments refereed by the rules library.
 //!
-//! PLACEHOLDER: issue 5 builds this.
+//! A match plays each opening twice with colours swapped, each game between freshly started
+//! engine processes, `--concurrency` games at a time; it writes PGN and one-line records as
+//! games finish and ends with cutechess-style statistics (see docs/tournaments.md).
+
+pub mod engine;
+pub mod openings;
+pub mod referee;
+pub mod stats;
+pub mod tc;
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::pgn::parse_pgn;
+use crate::role::Color;
+use crate::variant::Variant;
+use engine::{Engine, EngineSpec, IoLog, LogTarget};
+use openings::Opening;
+use referee::{Adjudication, DrawRule, GameRecord, GameSetup, ResignRule, play_game};
+use stats::{Pentanomial, Sprt, SprtVerdict, Wld};
+use tc::{Limits, TimeControl, parse_seconds};
 
 /// `sissa match`: play games between two engines.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
+    /// Variant: chess, gustav3, venator or venomous.
     #[arg(long, default_value = "chess")]
     pub variant: String,
+    /// Number of games (openings are played in pairs with colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// An engine: `name=NAME cmd=COMMAND proto=uci|xboard [dir=DIR] [option.NAME=VALUE]...`;
+    /// give it twice. Quote words with spaces: `cmd="python3 fake.py"`.
+    #[arg(long = "engine", required = true)]
+    pub engines: Vec<String>,
+    /// Time control in seconds, cutechess style: `10+0.1`, `40/60+0.5`.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Fixed time per move in seconds.
+    #[arg(long)]
+    pub st: Option<String>,
+    /// Node limit per move (UCI `go nodes`; not sent to CECP engines).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth limit per move (UCI `go depth`, CECP `sd`).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Extra milliseconds beyond the clock or --st before an engine forfeits on time.
+    #[arg(long, default_value_t = 100)]
+    pub margin_ms: u64,
+    /// Without --tc or --st: seconds a move may take before the engine forfeits.
+    #[arg(long, default_value = "10")]
+    pub move_timeout: String,
+    /// Seconds an engine may take to start and get ready for a game.
+    #[arg(long, default_value = "10")]
+    pub handshake_timeout: String,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Openings file: one `variant;FEN` or plain FEN (or EPD) per line.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Without --openings: plies of each random opening.
+    #[arg(long, default_value_t = 6)]
+    pub book_plies: usize,
+    /// Without --openings: largest quick-search material imbalance (centipawns) kept.
+    #[arg(long, default_value_t = 100)]
+    pub book_balance: i32,
+    /// Seed for generated openings (default: from the clock; printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the games to this PGN file (created or truncated).
+    #[arg(long)]
+    pub pgn: Option<String>,
+    /// Write one line per game: `variant;start FEN;result;termination;m1 m2 ...`.
+    #[arg(long)]
+    pub records: Option<String>,
+    /// Sequential test: `elo0=0 elo1=10 alpha=0.05 beta=0.05 [model=pentanomial]`.
+    #[arg(long, num_args = 1..)]
+    pub sprt: Option<Vec<String>>,
+    /// Resign adjudication: `movecount=N score=CP [twosided=true]`.
+    #[arg(long, num_args = 1..)]
+    pub resign: Option<Vec<String>>,
+    /// Draw adjudication: `movenumber=M movecount=N score=CP`.
+    #[arg(long, num_args = 1..)]
+    pub draw: Option<Vec<String>>,
+    /// Adjudicate a draw after this many full moves.
+    #[arg(long)]
+    pub maxmoves: Option<u32>,
+    /// Log every line sent to and read from the engines to this file.
+    #[arg(long)]
+    pub debug: Option<String>,
+    /// PGN Event tag.
+    #[arg(long, default_value = "Sissa match")]
+    pub event: String,
+    /// PGN Site tag.
+    #[arg(long, default_value = "?")]
+    pub site: String,
 }
 
 /// `sissa pgn`: replay a PGN file and report final positions.
@@ -18,10 +115,447 @@ pub struct PgnArgs {
     pub file: String,
 }
 
-pub fn run_match(_args: &MatchArgs) -> Result<(), String> {
-    Err("sissa match is not built yet".to_string())
+/// Largest `--margin-ms` accepted.
+const MAX_MARGIN_MS: u64 = 3_600_000;
+/// Most plies of a generated opening.
+const MAX_BOOK_PLIES: usize = 100;
+/// Most openings generated; a longer match cycles through them.
+const MAX_GENERATED: usize = 5_000;
+
+/// Reads `key=value` words into a map, rejecting unknown keys.
+fn key_values(
+    flag: &str,
+    words: &[String],
+    known: &[&str],
+) -> Result<HashMap<String, String>, String> {
+    let mut map = HashMap::new();
+    for w in words.iter().flat_map(|w| w.split_whitespace()) {
+        let (k, v) = w
+            .split_once('=')
+            .ok_or_else(|| format!("{flag}: expected key=value, got '{w}'"))?;
+        if !known.contains(&k) {
+            return Err(format!(
+                "{flag}: unknown key '{k}' (known: {})",
+                known.join(", ")
+            ));
+        }
+        map.insert(k.to_string(), v.to_string());
+    }
+    Ok(map)
 }
 
-pub fn run_pgn(_args: &PgnArgs) -> Result<(), String> {
-    Err("sissa pgn is not built yet".to_string())
+fn number<T: std::str::FromStr>(
+    flag: &str,
+    map: &HashMap<String, String>,
+    key: &str,
+) -> Result<T, String> {
+    let v = map
+        .get(key)
+        .ok_or_else(|| format!("{flag}: {key}=... is missing"))?;
+    v.parse()
+        .map_err(|_| format!("{flag}: {key} needs a whole number, got '{v}'"))
+}
+
+fn parse_adjudication(args: &MatchArgs) -> Result<Adjudication, String> {
+    let resign = match &args.resign {
+        None => None,
+        Some(words) => {
+            let m = key_values("--resign", words, &["movecount", "score", "twosided"])?;
+            let twosided = match m.get("twosided").map(String::as_str) {
+                None | Some("false") => false,
+                Some("true") => true,
+                Some(x) => return Err(format!("--resign: twosided is true or false, not '{x}'")),
+            };
+            Some(ResignRule {
+                movecount: number("--resign", &m, "movecount")?,
+                score: number("--resign", &m, "score")?,
+                twosided,
+            })
+        }
+    };
+    let draw = match &args.draw {
+        None => None,
+        Some(words) => {
+            let m = key_values("--draw", words, &["movenumber", "movecount", "score"])?;
+            Some(DrawRule {
+                movenumber: number("--draw", &m, "movenumber")?,
+                movecount: number("--draw", &m, "movecount")?,
+                score: number("--draw", &m, "score")?,
+            })
+        }
+    };
+    if resign.is_some_and(|r| r.movecount == 0 || r.score <= 0)
+        || draw.is_some_and(|d| d.movecount == 0 || d.score < 0)
+    {
+        return Err("--resign/--draw: movecount must be positive, score positive".to_string());
+    }
+    if args.maxmoves == Some(0) {
+        return Err("--maxmoves must be positive".to_string());
+    }
+    Ok(Adjudication {
+        resign,
+        draw,
+        max_moves: args.maxmoves,
+    })
+}
+
+fn parse_limits(args: &MatchArgs) -> Result<Limits, String> {
+    let tc = args.tc.as_deref().map(TimeControl::parse).transpose()?;
+    let st_ms = args
+        .st
+        .as_deref()
+        .map(|s| parse_seconds(s, "--st"))
+        .transpose()?;
+    if st_ms == Some(0) {
+        return Err("--st must be more than 0".to_string());
+    }
+    if tc.is_none() && st_ms.is_none() && args.nodes.is_none() && args.depth.is_none() {
+        return Err("give a limit: --tc, --st, --nodes or --depth".to_string());
+    }
+    if args.margin_ms > MAX_MARGIN_MS {
+        return Err(format!(
+            "--margin-ms: at most {MAX_MARGIN_MS} (one hour), got {}",
+            args.margin_ms
+        ));
+    }
+    if args.nodes == Some(0) || args.depth == Some(0) {
+        return Err("--nodes and --depth must be positive".to_string());
+    }
+    Ok(Limits {
+        tc,
+        st_ms,
+        nodes: args.nodes,
+        depth: args.depth,
+        margin_ms: args.margin_ms,
+        move_timeout_ms: parse_seconds(&args.move_timeout, "--move-timeout")?.max(1),
+    })
+}
+
+/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
+fn pgn_date() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The running totals of a match, from the first engine's point of view.
+#[derive(Default)]
+struct Tally {
+    wld: Wld,
+    pairs: Pentanomial,
+    /// Half points of the first engine in each pair with one game finished.
+    open_pairs: HashMap<usize, usize>,
+}
+
+impl Tally {
+    fn add(&mut self, game: usize, first_is_white: bool, winner: Option<Color>) {
+        let half = match winner {
+            None => 1,
+            Some(Color::White) if first_is_white => 2,
+            Some(Color::Black) if !first_is_white => 2,
+            Some(_) => 0,
+        };
+        match half {
+            2 => self.wld.wins += 1,
+            1 => self.wld.draws += 1,
+            _ => self.wld.losses += 1,
+        }
+        match self.open_pairs.remove(&(game / 2)) {
+            Some(other) => self.pairs.add(other + half),
+            None => {
+                self.open_pairs.insert(game / 2, half);
+            }
+        }
+    }
+}
+
+fn create(path: &Option<String>) -> Result<Option<File>, String> {
+    path.as_ref()
+        .map(|p| File::create(p).map_err(|e| format!("cannot write {p}: {e}")))
+        .transpose()
+}
+
+/// Runs `sissa match`.
+pub fn run_match(args: &MatchArgs) -> Result<(), String> {
+    let variant = Variant::by_name(&args.variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{}' (known: {})",
+            args.variant,
+            Variant::names()
+        )
+    })?;
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine specs (got {})",
+            args.engines.len()
+        ));
+    }
+    let specs = [
+        EngineSpec::parse(&args.engines[0])?,
+        EngineSpec::parse(&args.engines[1])?,
+    ];
+    if args.games == 0 {
+        return Err("--games must be at least 1".to_string());
+    }
+    if args.concurrency == 0 {
+        return Err("--concurrency must be at least 1".to_string());
+    }
+    let limits = parse_limits(args)?;
+    let adjudication = parse_adjudication(args)?;
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let handshake = Duration::from_millis(
+        parse_seconds(&args.handshake_timeout, "--handshake-timeout")?.max(1),
+    );
+    let openings: Vec<Opening> = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read openings file {path}: {e}"))?;
+            openings::parse_openings(variant, &text).map_err(|e| format!("{path}: {e}"))?
+        }
+        None => {
+            let seed = args.seed.unwrap_or_else(|| {
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+            if args.book_plies > MAX_BOOK_PLIES {
+                return Err(format!("--book-plies: at most {MAX_BOOK_PLIES}"));
+            }
+            let wanted = args.games.div_ceil(2).min(MAX_GENERATED);
+            let o = openings::generate(variant, wanted, args.book_plies, args.book_balance, seed);
+            eprintln!(
+                "Generated {} opening(s) of {} plies (seed {seed})",
+                o.len(),
+                args.book_plies
+            );
+            o
+        }
+    };
+    let mut pgn_file = create(&args.pgn)?;
+    let mut records_file = create(&args.records)?;
+    let log = args
+        .debug
+        .as_deref()
+        .map(IoLog::create)
+        .transpose()?
+        .map(Arc::new);
+    for spec in &specs {
+        let target = log.as_ref().map(|l| LogTarget {
+            log: l.clone(),
+            tag: format!("check {}", spec.name),
+        });
+        Engine::start(spec, handshake, target)
+            .map_err(|e| format!("engine '{}': {e}", spec.name))?;
+    }
+
+    let names = [specs[0].name.as_str(), specs[1].name.as_str()];
+    let date = pgn_date();
+    let time_control = limits.pgn_tag();
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
+            .map_err(|e| e.to_string())?,
+    );
+    let say = |line: String| {
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let tally = Mutex::new(Tally::default());
+    let mut write_error = None;
+    let mut decided = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = channel::<(usize, GameRecord)>();
+        for _ in 0..args.concurrency.min(args.games) {
+            let tx = tx.clone();
+            let (next, stop, specs, limits, openings, log) =
+                (&next, &stop, &specs, &limits, &openings, &log);
+            scope.spawn(move || {
+                loop {
+                    let game = next.fetch_add(1, Ordering::SeqCst);
+                    if game >= args.games || stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let first_white = game % 2 == 0;
+                    let (white, black) = if first_white {
+                        (&specs[0], &specs[1])
+                    } else {
+                        (&specs[1], &specs[0])
+                    };
+                    let setup = GameSetup {
+                        variant,
+                        round: game + 1,
+                        opening: &openings[(game / 2) % openings.len()],
+                        white,
+                        black,
+                        limits,
+                        adjudication,
+                        handshake,
+                        stop,
+                        log: log.as_ref(),
+                    };
+                    if let Some(record) = play_game(&setup)
+                        && tx.send((game, record)).is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (game, record) in rx {
+            if stop.load(Ordering::SeqCst) {
+                continue;
+            }
+            let pgn = record.pgn(&args.event, &args.site, &date, &time_control);
+            let outputs = [
+                pgn_file.as_mut().map(|f| (f, pgn)),
+                records_file
+                    .as_mut()
+                    .map(|f| (f, format!("{}\n", record.record_line()))),
+            ];
+            for (f, text) in outputs.into_iter().flatten() {
+                if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                    write_error.get_or_insert(format!("cannot write output: {e}"));
+                }
+            }
+            say(format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                record.round,
+                record.white,
+                record.black,
+                record.result(),
+                record.reason
+            ));
+            let mut t = tally.lock().unwrap_or_else(|p| p.into_inner());
+            t.add(game, game % 2 == 0, record.winner);
+            let mut msg = format!("{} - {} - {}", t.wld.wins, t.wld.losses, t.wld.draws);
+            if let Some(s) = sprt {
+                let llr = s.llr(t.wld, t.pairs);
+                msg.push_str(&format!(" LLR {llr:.2}"));
+                if s.verdict(llr) != SprtVerdict::Continue {
+                    decided = Some(s.verdict(llr));
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            bar.set_message(msg);
+            bar.inc(1);
+        }
+    });
+    bar.finish_and_clear();
+
+    let t = tally.into_inner().unwrap_or_else(|p| p.into_inner());
+    let w = t.wld;
+    println!(
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        names[0],
+        names[1],
+        w.wins,
+        w.losses,
+        w.draws,
+        w.score(),
+        w.games()
+    );
+    let (elo, margin) = w.elo();
+    let draw_ratio = if w.games() > 0 {
+        100.0 * w.draws as f64 / w.games() as f64
+    } else {
+        0.0
+    };
+    println!(
+        "Elo difference: {elo:.1} +/- {margin:.1}, LOS: {:.1} %, DrawRatio: {draw_ratio:.1} %",
+        100.0 * w.los()
+    );
+    let p = t.pairs.0;
+    let (pelo, pmargin) = t.pairs.elo();
+    println!(
+        "Ptnml(0-2): [{}, {}, {}, {}, {}], {} pairs, Elo from pairs: {pelo:.1} +/- {pmargin:.1}",
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4],
+        t.pairs.pairs()
+    );
+    if let Some(s) = sprt {
+        let llr = s.llr(w, t.pairs);
+        let (lo, hi) = s.bounds();
+        let progress = if llr >= 0.0 { llr / hi } else { llr / lo };
+        let verdict = match decided.unwrap_or(s.verdict(llr)) {
+            SprtVerdict::AcceptH1 => " - H1 was accepted",
+            SprtVerdict::AcceptH0 => " - H0 was accepted",
+            SprtVerdict::Continue => "",
+        };
+        println!(
+            "SPRT: llr {llr:.3} ({:.1}%), lbound {lo:.2}, ubound {hi:.2} [elo0 {}, elo1 {}, {}]{verdict}",
+            100.0 * progress,
+            s.elo0,
+            s.elo1,
+            s.model.name()
+        );
+    }
+    match write_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Runs `sissa pgn`: replays every game, prints its final position and result, and checks
+/// the result against the rules where they ended the game. Fails on unreadable PGN or any
+/// disagreement.
+pub fn run_pgn(args: &PgnArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| format!("cannot read {}: {e}", args.file))?;
+    let games = parse_pgn(&text).map_err(|e| format!("{}: {e}", args.file))?;
+    let mut disagreements = 0;
+    for (i, game) in games.iter().enumerate() {
+        let n = i + 1;
+        let mut pos = game.replay(n).map_err(|e| format!("{}: {e}", args.file))?;
+        let rules = match pos.outcome() {
+            Some(o) if o.result() == game.result => format!("{} (agrees)", o.reason()),
+            Some(o) => {
+                disagreements += 1;
+                format!(
+                    "{} gives {}, but the game says {} (DISAGREES)",
+                    o.reason(),
+                    o.result(),
+                    game.result
+                )
+            }
+            None => format!(
+                "not ended by the rules (Termination: {})",
+                game.tag("Termination").unwrap_or("?")
+            ),
+        };
+        println!(
+            "game {n}: {} - {}: {} after {} plies; final FEN {}; {rules}",
+            game.tag("White").unwrap_or("?"),
+            game.tag("Black").unwrap_or("?"),
+            game.result,
+            game.moves.len(),
+            pos.fen()
+        );
+    }
+    println!("{} game(s) replayed", games.len());
+    if disagreements > 0 {
+        return Err(format!(
+            "{disagreements} game(s) whose result disagrees with the rules"
+        ));
+    }
+    Ok(())
 }

@@ -1,0 +1,708 @@
+//! Principal variation search: iterative deepening with aspiration windows at the root,
+//! negamax with a null window for every move after the first, transposition table, reverse
+//! futility, null move, futility and late-move pruning, late move reductions, check
+//! extension, and quiescence over captures and promotions (every evasion when in check).
+
+use arrayvec::ArrayVec;
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::role::{Color, Role};
+
+use super::eval;
+use super::movepick::{Hints, History, MovePicker, is_tactical, material_gain, moving_role};
+use super::params::{self as p, material};
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
+
+/// Larger than any score.
+pub const INF: i32 = 32_000;
+/// The score of mating at the root; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 31_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Deepest ply the search reaches (iterations plus extensions and quiescence).
+pub const MAX_PLY: usize = MAX_DEPTH as usize + 1;
+
+/// Converts an internal score to the protocol's form.
+pub fn to_score(v: i32) -> Score {
+    if v > MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v < -MATE_BOUND {
+        Score::Mate(-(MATE + v) / 2)
+    } else {
+        Score::Cp(v)
+    }
+}
+
+/// A move at the root with its latest score and line.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// Score of the last completed iteration (or -INF when unknown).
+    score: i32,
+    pv: Vec<Move>,
+}
+
+type Line = ArrayVec<Move, MAX_PLY>;
+
+/// The state of one search.
+pub struct Search<'a> {
+    tt: &'a mut TranspositionTable,
+    history: &'a mut History,
+    options: &'a SearchOptions,
+    control: &'a Control,
+    time: TimeManager,
+    node_limit: Option<u64>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    root_depth: i32,
+    killers: Vec<[Option<Move>; 2]>,
+    pv: Vec<Line>,
+    root: Vec<RootMove>,
+    lmr: Vec<[i32; 64]>,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        tt: &'a mut TranspositionTable,
+        history: &'a mut History,
+        options: &'a SearchOptions,
+        control: &'a Control,
+        limits: &Limits,
+    ) -> Search<'a> {
+        let lmr = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        let x = p::LMR_BASE + (d as f64).ln() * (m as f64).ln() / p::LMR_DIVISOR;
+                        *r = x as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        Search {
+            tt,
+            history,
+            options,
+            control,
+            time: TimeManager::new(limits, control),
+            node_limit: limits.nodes,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            pv: vec![Line::new(); MAX_PLY + 1],
+            root: Vec::new(),
+            lmr,
+        }
+    }
+
+    /// Runs iterative deepening within `limits`.
+    pub fn run(
+        &mut self,
+        pos: &mut Position,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let legal = pos.legal_moves();
+        let mut root: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .collect();
+        if root.is_empty() {
+            root = legal.to_vec();
+        }
+        if root.is_empty() {
+            let score = if pos.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        // First order: the picker's (transposition-table move, captures, history).
+        let tt_move = self.tt.probe(pos.hash(), 0).and_then(|e| e.mv);
+        let hints = Hints {
+            tt_move,
+            killers: [None; 2],
+            counter: None,
+            history: self.history,
+        };
+        let mut list = crate::movegen::MoveList::new();
+        list.extend(root.iter().copied());
+        let mut picker = MovePicker::new(pos, list, &hints);
+        self.root.clear();
+        for mv in &mut picker {
+            self.root.push(RootMove {
+                mv,
+                score: -INF,
+                pv: vec![mv],
+            });
+        }
+
+        let multipv = limits.multipv.clamp(1, self.root.len());
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = match limits.mate {
+            Some(m) if limits.depth.is_none() => max_depth.min(4 * m + 4),
+            _ => max_depth,
+        };
+        let mut completed = 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            for k in 0..multipv {
+                self.aspirate(pos, depth as i32, k);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth;
+            for rm in &mut self.root[multipv..] {
+                rm.score = -INF;
+            }
+            for k in 0..multipv {
+                let rm = &self.root[k];
+                on_info(&Info {
+                    depth,
+                    seldepth: (self.seldepth as u32).max(depth),
+                    multipv: k + 1,
+                    score: to_score(rm.score),
+                    bound: Bound::Exact,
+                    nodes: self.nodes,
+                    time: self.time.start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: rm.pv.clone(),
+                });
+            }
+            let best_score = self.root[0].score;
+            if let Some(m) = limits.mate
+                && best_score > MATE_BOUND
+                && (MATE - best_score + 1) / 2 <= m as i32
+            {
+                break;
+            }
+            if self.time.should_stop_iterating(self.control) {
+                break;
+            }
+        }
+        let best = self.root[0].clone();
+        let score = if best.score > -INF {
+            best.score
+        } else {
+            self.evaluate(pos)
+        };
+        let ponder = best.pv.get(1).copied().or_else(|| {
+            pos.make(best.mv);
+            let reply = self
+                .tt
+                .probe(pos.hash(), 1)
+                .and_then(|e| e.mv)
+                .filter(|&m| pos.legal_moves().contains(&m));
+            pos.unmake();
+            reply
+        });
+        SearchResult {
+            best: Some(best.mv),
+            ponder,
+            score: to_score(score),
+            depth: completed,
+            nodes: self.nodes,
+        }
+    }
+
+    /// One iteration for the `k`-th principal variation, with an aspiration window around
+    /// the previous score that widens on failure.
+    fn aspirate(&mut self, pos: &mut Position, depth: i32, k: usize) -> i32 {
+        let prev = self.root[k].score;
+        let mut delta = p::ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if self.options.aspiration
+            && depth >= p::ASPIRATION_MIN_DEPTH as i32
+            && prev.abs() < MATE_BOUND
+        {
+            (prev - delta, prev + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_search(pos, depth, alpha, beta, k);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1_000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// Searches the root moves from index `first` on (the earlier ones are the lines already
+    /// reported in this iteration for multi-PV). A move that raises alpha moves to `first`.
+    fn root_search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> i32 {
+        let mut best = -INF;
+        let mut best_move = None;
+        let alpha_start = alpha;
+        for i in first..self.root.len() {
+            let mv = self.root[i].mv;
+            pos.make(mv);
+            let gives_check = pos.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let score = if i == first {
+                -self.negamax(pos, new_depth, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.negamax(pos, new_depth, -alpha - 1, -alpha, 1, false);
+                if s > alpha && s < beta {
+                    -self.negamax(pos, new_depth, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            pos.unmake();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha || i == first {
+                let mut line = vec![mv];
+                line.extend(self.pv[1].iter().copied());
+                let rm = &mut self.root[i];
+                rm.score = score;
+                rm.pv = line;
+                self.root[first..=i].rotate_right(1);
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        if !self.stopped && first == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_start {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let mv = best_move.or(Some(self.root[0].mv));
+            self.tt.store(pos.hash(), mv, best, depth, bound, 0);
+        }
+        best
+    }
+
+    /// Counts a node and tells whether the search must stop (node limit, stop flag, time).
+    fn stop_now(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.node_limit.is_some_and(|n| self.nodes > n)
+            || (self.nodes.is_multiple_of(p::CHECK_EVERY)
+                && (self.control.stop.load(std::sync::atomic::Ordering::Relaxed)
+                    || self.time.out_of_time(self.control)))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        if self.options.material_only {
+            eval::material_only(pos)
+        } else {
+            eval::evaluate(pos)
+        }
+    }
+
+    /// Whether a draw by the rules (other than stalemate) holds here.
+    fn is_draw(&self, pos: &mut Position) -> bool {
+        if pos.halfmove_clock() >= 100 {
+            // Mate on the hundredth ply still wins.
+            return !(pos.in_check() && pos.legal_moves().is_empty());
+        }
+        pos.is_repetition() || pos.insufficient_material()
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        if self.stop_now() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.hash();
+        let entry = self.tt.probe(key, ply);
+        let tt_move = entry.and_then(|e| e.mv);
+        if !pv_node
+            && let Some(e) = entry
+            && e.depth >= depth
+        {
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if cut {
+                return e.score;
+            }
+        }
+
+        let in_check = pos.in_check();
+        let static_eval = if in_check { -INF } else { self.evaluate(pos) };
+        let us = pos.side_to_move();
+        let previous = pos.history.last().map(|u| u.mv);
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            if self.options.futility
+                && depth <= p::RFP_MAX_DEPTH
+                && static_eval - p::RFP_MARGIN * depth >= beta
+            {
+                return static_eval;
+            }
+            if self.options.null_move
+                && depth >= p::NMP_MIN_DEPTH
+                && static_eval >= beta
+                && has_pieces(pos, us)
+                && previous.is_some_and(|m| !m.is_null())
+            {
+                let r = p::NMP_REDUCTION + depth / p::NMP_DEPTH_DIVISOR;
+                pos.make(Move::NULL);
+                let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let counter = previous.and_then(|m| self.history.counter(pos, m));
+        let killers = self.killers[ply];
+        let mut picker = MovePicker::new(
+            pos,
+            moves,
+            &Hints {
+                tt_move,
+                killers,
+                counter,
+                history: self.history,
+            },
+        );
+        let futile = self.options.futility
+            && !pv_node
+            && !in_check
+            && depth <= p::FUTILITY_MAX_DEPTH
+            && static_eval + p::FUTILITY_BASE + p::FUTILITY_PER_DEPTH * depth <= alpha;
+        let late_move_limit = p::LMP_BASE + (depth * depth) as usize;
+
+        let alpha_start = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        for mv in &mut picker {
+            let quiet = !is_tactical(pos, mv);
+            if self.options.futility
+                && !pv_node
+                && !in_check
+                && quiet
+                && depth <= p::FUTILITY_MAX_DEPTH
+                && searched >= late_move_limit
+                && best > -MATE_BOUND
+            {
+                continue;
+            }
+            pos.make(mv);
+            let gives_check = pos.in_check();
+            if futile && quiet && !gives_check && searched > 0 {
+                pos.unmake();
+                continue;
+            }
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                let mut r = 0;
+                if self.options.lmr
+                    && depth >= p::LMR_MIN_DEPTH
+                    && searched >= p::LMR_MIN_MOVES
+                    && quiet
+                    && !gives_check
+                    && !in_check
+                {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if killers.contains(&Some(mv)) {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(pos, mv, &quiets, depth, ply, previous);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && !quiets.is_full() {
+                quiets.push(mv);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, best, depth, bound, ply);
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        for &m in tail[0].iter().take(MAX_PLY - 1) {
+            line.push(m);
+        }
+    }
+
+    /// A quiet move caused a cutoff: killer, counter-move and history bonus; the quiet moves
+    /// tried before it get a malus.
+    fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        tried: &[Move],
+        depth: i32,
+        ply: usize,
+        previous: Option<Move>,
+    ) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        if let Some(prev) = previous {
+            self.history.set_counter(pos, prev, mv);
+        }
+        let bonus = (depth * depth * 16).min(p::HISTORY_MAX / 4);
+        self.history.update(pos, mv, bonus);
+        for &q in tried {
+            self.history.update(pos, q, -bonus);
+        }
+    }
+
+    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.stop_now() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        let key = pos.hash();
+        let entry = self.tt.probe(key, ply);
+        if let Some(e) = entry {
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if cut {
+                return e.score;
+            }
+        }
+        let alpha_start = alpha;
+        let in_check = pos.in_check();
+        let mut best_move = None;
+        let mut best;
+        if in_check {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INF;
+            let mut picker = MovePicker::new(
+                pos,
+                moves,
+                &Hints {
+                    tt_move: entry.and_then(|e| e.mv),
+                    killers: [None; 2],
+                    counter: None,
+                    history: self.history,
+                },
+            );
+            for mv in &mut picker {
+                pos.make(mv);
+                let score = -self.quiesce(pos, -beta, -alpha, ply + 1);
+                pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        best_move = Some(mv);
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        } else {
+            let stand_pat = self.evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves());
+            for mv in &mut picker {
+                let gain = material_gain(pos, mv);
+                if mv.promotion_role().is_none() && stand_pat + gain + p::DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !pos.is_legal_pseudo(mv) {
+                    continue;
+                }
+                let attacker = material(moving_role(pos, mv));
+                pos.make(mv);
+                // Exact after the move: a recapture the move itself allows (a Venator screen
+                // or Sissa path it opens) is seen, one it removes is not imagined.
+                if gain < attacker && pos.attacked(mv.to, pos.side_to_move()) {
+                    pos.unmake();
+                    continue;
+                }
+                let score = -self.quiesce(pos, -beta, -alpha, ply + 1);
+                pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        best_move = Some(mv);
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, best, 0, bound, ply);
+        best
+    }
+}
+
+/// Whether `color` has a piece besides king and pawns (null move is unsafe without: zugzwang).
+fn has_pieces(pos: &Position, color: Color) -> bool {
+    pos.pieces(color).iter().any(|&s| {
+        pos.piece_at(s)
+            .is_some_and(|pc| pc.role != Role::King && !pc.role.is_pawn_like())
+    })
+}

@@ -1,0 +1,76 @@
+//! The time manager: turns [`Limits`] into a soft target (no new iteration after it) and a
+//! hard deadline (abort the iteration), keeps the move overhead back from every clock-based
+//! budget, and starts counting only when pondering ends.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::params::{
+    DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, INCREMENT_SHARE, MAX_SHARE_OF_CLOCK, SOFT_STOP_SHARE,
+};
+use super::{Control, Limits};
+
+/// Shortest budget ever given: a search must be able to finish depth 1.
+const MIN_BUDGET: Duration = Duration::from_millis(1);
+
+/// Deadlines of one search.
+pub struct TimeManager {
+    /// When the search began (for reports).
+    pub start: Instant,
+    /// When the budget started counting: `None` while pondering.
+    clock_start: Option<Instant>,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits, control: &Control) -> TimeManager {
+        let start = Instant::now();
+        let (soft, hard) = if limits.infinite {
+            (None, None)
+        } else if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(limits.move_overhead).max(MIN_BUDGET);
+            (Some(t), Some(t))
+        } else if let Some(c) = limits.clock {
+            let left = c.time.saturating_sub(limits.move_overhead).max(MIN_BUDGET);
+            let mtg = c.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+            let cap = left * MAX_SHARE_OF_CLOCK / 8;
+            let target = (left / mtg + c.inc * INCREMENT_SHARE / 4).min(cap);
+            let hard = (target * HARD_LIMIT_FACTOR).min(cap).max(target);
+            (Some(target.max(MIN_BUDGET)), Some(hard.max(MIN_BUDGET)))
+        } else {
+            (None, None)
+        };
+        let pondering = control.pondering.load(Ordering::Relaxed);
+        TimeManager {
+            start,
+            clock_start: (!pondering).then_some(start),
+            soft,
+            hard,
+        }
+    }
+
+    /// Starts the budget when pondering has just ended; false while it has not.
+    fn counting(&mut self, control: &Control) -> Option<Instant> {
+        if self.clock_start.is_none() && !control.pondering.load(Ordering::Relaxed) {
+            self.clock_start = Some(Instant::now());
+        }
+        self.clock_start
+    }
+
+    /// Whether the hard deadline has passed: abort now.
+    pub fn out_of_time(&mut self, control: &Control) -> bool {
+        match (self.hard, self.counting(control)) {
+            (Some(h), Some(s)) => s.elapsed() >= h,
+            _ => false,
+        }
+    }
+
+    /// Whether another iteration should not be started.
+    pub fn should_stop_iterating(&mut self, control: &Control) -> bool {
+        match (self.soft, self.counting(control)) {
+            (Some(t), Some(s)) => s.elapsed() >= t * SOFT_STOP_SHARE / 8,
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The transposition table: one entry per slot, sized in megabytes at run time.
+//!
+//! Replacement keeps an entry of this search that is much deeper than the new one; anything
+//! else is overwritten. Mate scores are stored relative to the node (distance from the node,
+//! not from the root) and converted back on probing.
+
+use crate::moves::Move;
+
+use super::Bound;
+use super::pvs::MATE_BOUND;
+
+/// One stored result.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    key: u64,
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    age: u8,
+}
+
+impl Default for Entry {
+    fn default() -> Self {
+        Entry {
+            key: 0,
+            mv: None,
+            score: 0,
+            depth: 0,
+            bound: Bound::Exact,
+            age: 0,
+        }
+    }
+}
+
+/// The table.
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    age: u8,
+}
+
+/// Depth below an existing entry of the same search at which a new result still replaces it.
+const REPLACE_DEPTH_MARGIN: i32 = 3;
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one entry).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        TranspositionTable {
+            entries: vec![Entry::default(); n],
+            age: 0,
+        }
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.age = 0;
+    }
+
+    /// Marks the start of a new search: older entries become the first to go.
+    pub fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
+    }
+
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    }
+
+    /// The entry for `key`, its score adjusted to `ply` plies from the root.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
+        let e = self.entries[self.index(key)];
+        if e.key != key {
+            return None;
+        }
+        Some(Entry {
+            score: score_from_tt(e.score, ply),
+            ..e
+        })
+    }
+
+    /// Stores a result found `ply` plies from the root.
+    pub fn store(
+        &mut self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let i = self.index(key);
+        let age = self.age;
+        let old = &mut self.entries[i];
+        let same = old.key == key;
+        if !same
+            && old.age == age
+            && old.depth > depth + REPLACE_DEPTH_MARGIN
+            && bound != Bound::Exact
+        {
+            return;
+        }
+        let mv = if mv.is_none() && same { old.mv } else { mv };
+        *old = Entry {
+            key,
+            mv,
+            score: score_to_tt(score, ply),
+            depth,
+            bound,
+            age,
+        };
+    }
+
+    /// Per mille of a sample of entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.entries.len().min(1000);
+        let used = self.entries[..sample]
+            .iter()
+            .filter(|e| e.key != 0 && e.age == self.age)
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::pvs::MATE;
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def1;
+        tt.store(key, None, MATE - 7, 5, Bound::Exact, 3);
+        let e = tt.probe(key, 5).expect("entry");
+        assert_eq!(e.score, MATE - 9);
+        assert!(tt.probe(key ^ 1, 0).is_none());
+    }
+}
