@@ -745,14 +745,14 @@ fn parse_minutes(text: &str) -> Option<Duration> {
     }
 }
 
-/// The XBoard piece slots Sissa's pieces are drawn with. XBoard's slot order (common.h) is
-/// Pawn, Knight, Bishop, Rook, Queen, Ferz, Alfil, Angel (Archbishop), Marshall (Chancellor),
-/// Wazir, Man, Cannon, Nightrider, Cardinal, Dragon, Grasshopper, Silver, Falcon, Lance,
-/// Cobra, Unicorn, ...; the king is always the last letter of each half.
+/// The XBoard piece slot Sissa's piece is drawn with. XBoard's slot order (common.h) starts
+/// Pawn, Knight, Bishop, Rook, Queen, Ferz, Alfil, Angel, Marshall, Wazir, Man, Cannon,
+/// Nightrider, Cardinal, Dragon, ...; the king is always the last letter of each half. The
+/// images named here are what XBoard 4.9.1 draws in each slot (checked on screen).
 fn slot(variant: &Variant, role: Role) -> usize {
     match (variant.spec.hand.is_some(), role) {
         // In a `bughouse` game XBoard holds only the first slots in hand: the Ninja pawn must
-        // take the Pawn slot, and the Pawn moves to the Lance's.
+        // take the Pawn slot, and the Pawn moves to the Lance (an arrow).
         (true, Role::Ninja) => 0,
         (true, Role::Pawn) => 18,
         (_, Role::Pawn) => 0,
@@ -760,12 +760,17 @@ fn slot(variant: &Variant, role: Role) -> usize {
         (_, Role::Bishop) => 2,
         (_, Role::Rook) => 3,
         (_, Role::Queen) => 4,
+        // Ferz image (an advisor's hat) and Wazir image (a shogi general).
         (_, Role::FerzKnight) => 5,
-        (_, Role::Amazon) => 8,
         (_, Role::WazirKnight) => 9,
+        // A queen with a knight's head.
+        (_, Role::Amazon) => 15,
+        // A snake's head (Cobra).
         (_, Role::Snake) => 19,
+        // A unicorn: distinct from every orthodox piece.
         (_, Role::Venator) => 20,
-        (_, Role::Sissa) => 12,
+        // A wizard's hat: the Sissa's crooked move has no orthodox look-alike.
+        (_, Role::Sissa) => 35,
         (_, Role::Ninja) => 0,
         (_, Role::King) => usize::MAX,
     }
