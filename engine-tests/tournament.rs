@@ -127,6 +127,11 @@ fn play(
         args.push(file.display().to_string());
     }
     args.extend(extra.iter().map(|s| s.to_string()));
+    // The fakes answer at once; a wide margin keeps a loaded machine from turning their moves
+    // into time forfeits. Tests about time set their own.
+    if !extra.contains(&"--margin-ms") {
+        args.extend(["--margin-ms".to_string(), "3000".to_string()]);
+    }
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = sissa(&refs);
     let played = Played {
@@ -354,13 +359,13 @@ fn clock_overrun_loses_on_time() {
 
 #[test]
 fn moves_per_period_refill_the_clock() {
-    // 0.3 s per move against 2 moves per second: only the refill after every second move
-    // keeps the slow engine alive until the repetition on ply 8.
+    // 0.4 s per move against 2 moves per second (0.3 s margin): only the refill after every
+    // second move keeps the slow engine alive until the repetition on ply 8.
     let p = play(
         "period",
         "chess",
         [
-            &fake_spec("slow", "uci", &format!("--mode slow --delay 0.3 {SHUFFLE}")),
+            &fake_spec("slow", "uci", &format!("--mode slow --delay 0.4 {SHUFFLE}")),
             &fake_spec("fast", "xboard", SHUFFLE),
         ],
         Some(CHESS_START),
@@ -370,12 +375,12 @@ fn moves_per_period_refill_the_clock() {
             "--tc",
             "2/1",
             "--margin-ms",
-            "50",
+            "300",
             "--maxmoves",
             "5",
         ],
     );
-    // Four moves take 1.2 s, more than one period: the game reaches the repetition.
+    // Without the refill the fourth move would find 0 s on the clock.
     let r = &p.records[0];
     assert_eq!(r.result, "1/2-1/2", "{r:?}");
     assert_eq!(r.termination, "threefold repetition", "{r:?}");
