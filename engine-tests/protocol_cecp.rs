@@ -3,7 +3,6 @@
 
 mod support;
 
-use sissa::moves::MoveKind;
 use sissa::{Position, Square, Variant};
 use support::Engine;
 
@@ -274,53 +273,6 @@ fn thinking_output_uses_cecp_squares() {
     }
 }
 
-/// The COLORFEN Sissa must send for a piece lifted from `from` (`None`: the hand).
-fn expected_highlight(pos: &mut Position, from: Option<Square>) -> String {
-    let g = &pos.variant().geometry;
-    let mut marks: Vec<(Square, char)> = Vec::new();
-    let side = pos.side_to_move();
-    for mv in pos.legal_moves() {
-        let origin = if mv.kind == MoveKind::Drop {
-            None
-        } else {
-            Some(mv.from)
-        };
-        if origin != from {
-            continue;
-        }
-        let capture =
-            pos.piece_at(mv.to).is_some_and(|p| p.color != side) || mv.kind == MoveKind::EnPassant;
-        if !marks.iter().any(|&(s, _)| s == mv.to) {
-            marks.push((mv.to, if capture { 'R' } else { 'Y' }));
-        }
-    }
-    let mut rows = Vec::new();
-    for rank in (0..g.ranks() as i32).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for file in 0..g.files() as i32 {
-            match g
-                .square(file, rank)
-                .and_then(|s| marks.iter().find(|m| m.0 == s))
-            {
-                Some(&(_, c)) => {
-                    if empty > 0 {
-                        row += &empty.to_string();
-                        empty = 0;
-                    }
-                    row.push(c);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            row += &empty.to_string();
-        }
-        rows.push(row);
-    }
-    format!("highlight {}", rows.join("/"))
-}
-
 #[test]
 fn lift_marks_exactly_the_legal_destinations() {
     let v = Variant::by_name("venomous").unwrap();
@@ -348,15 +300,23 @@ fn lift_marks_exactly_the_legal_destinations() {
         let name = v.geometry.name(sq, 0).to_string();
         e.send(&format!("lift {name}"));
         let (line, _) = e.until_prefix("highlight ");
-        assert_eq!(line, expected_highlight(&mut pos, Some(sq)), "lift {name}");
+        assert_eq!(
+            line,
+            support::expected_highlight(&mut pos, Some(sq)),
+            "lift {name}"
+        );
         e.send(&format!("hover {name}"));
         let (line, _) = e.until_prefix("highlight ");
-        assert_eq!(line, expected_highlight(&mut pos, Some(sq)), "hover {name}");
+        assert_eq!(
+            line,
+            support::expected_highlight(&mut pos, Some(sq)),
+            "hover {name}"
+        );
         e.send(&format!("put {name}"));
         let (line, _) = e.until_prefix("highlight ");
         assert_eq!(line, "highlight 10/10/10/10/10/10/10/10/10/10");
     }
-    let hand = expected_highlight(&mut pos, None);
+    let hand = support::expected_highlight(&mut pos, None);
     assert!(hand.contains('Y'), "{hand}");
     for name in ["l0", "J@"] {
         e.send(&format!("lift {name}"));

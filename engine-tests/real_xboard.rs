@@ -90,7 +90,7 @@ fn play(xboard: &Path, cecp_variant: &str, setup_fen: Option<&str>) -> Game {
             .args(["-testLegality", "false"])
             .args(["-searchDepth", "2", "-tc", "5"])
             .args(["-adjudicateDrawMoves", "30"])
-            .args(["-popupExitMessage", "false"])
+            .args(["-popupExitMessage", "false", "-saveSettingsOnExit", "false"])
             .arg("-saveGameFile")
             .arg(&pgn)
             .arg("-savePositionFile")
@@ -127,6 +127,7 @@ fn play(xboard: &Path, cecp_variant: &str, setup_fen: Option<&str>) -> Game {
                     "{cecp_variant}: XBoard game done in {:.1} s (attempt {attempt})",
                     start.elapsed().as_secs_f64()
                 );
+                let _ = std::fs::remove_dir_all(&dir);
                 return game;
             }
             Some(s) => last_error = format!("xboard exited with {s}"),

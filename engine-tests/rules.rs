@@ -820,3 +820,29 @@ fn huge_move_counters_do_not_overflow() {
     p.unmake();
     assert!(p.fen().ends_with("4294967295 4294967295"));
 }
+
+/// A Ninja pawn's sideways step resets the 50-move counter, but it can be reversed: the
+/// position may repeat, and threefold repetition must still be seen (found by a
+/// full-vs-material match whose game shuffled forever).
+#[test]
+fn repetition_is_seen_across_ninja_sideways_steps() {
+    let mut p = pos("venomous", "k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1");
+    for _ in 0..2 {
+        for m in ["a3b3", "a10b10", "b3a3", "b10a10"] {
+            play(&mut p, m);
+        }
+    }
+    assert_eq!(
+        p.halfmove_clock(),
+        1,
+        "the Ninja's step reset the 50-move counter"
+    );
+    assert_eq!(p.repetitions(), 3);
+    assert_eq!(p.outcome().unwrap().termination, Termination::Repetition);
+    // A forward Ninja step can never be undone: positions before it do not count.
+    let mut q = pos("venomous", "k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1");
+    for m in ["j1j2", "a10b10", "j2j1", "b10a10", "a3a4"] {
+        play(&mut q, m);
+    }
+    assert_eq!(q.repetitions(), 1);
+}

@@ -47,10 +47,11 @@ impl Outcome {
 
 impl Position {
     /// How often the current position has occurred, counting this time (same board, side,
-    /// castling rights, en-passant targets and hands), looking back over reversible moves.
+    /// castling rights, en-passant possibilities and hands), looking back to the last
+    /// irreversible move.
     pub fn repetitions(&self) -> usize {
         let mut n = 1;
-        let back = (self.halfmove as usize).min(self.history.len());
+        let back = (self.reversible as usize).min(self.history.len());
         let start = self.history.len() - back;
         for undo in self.history[start..].iter().rev().skip(1).step_by(2) {
             if undo.hash == self.hash {

@@ -49,6 +49,7 @@ pub(crate) struct Undo {
     pub ep: EnPassant,
     pub halfmove: u32,
     pub fullmove: u32,
+    pub reversible: u32,
     pub hash: u64,
 }
 
@@ -62,6 +63,11 @@ pub struct Position {
     pub(crate) castling: u8,
     pub(crate) ep: EnPassant,
     pub(crate) halfmove: u32,
+    /// Plies since the last move that can never be undone by later moves (capture, pawn
+    /// advance, drop, promotion, loss of a castling right): the window repetitions are
+    /// looked for in. Not the 50-move counter: a Ninja pawn's sideways step resets that, yet
+    /// can be reversed.
+    pub(crate) reversible: u32,
     pub(crate) fullmove: u32,
     pub(crate) hands: [u8; 2],
     pub(crate) kings: [Square; 2],
@@ -87,6 +93,7 @@ impl Position {
             castling: 0,
             ep: EnPassant::default(),
             halfmove: 0,
+            reversible: 0,
             fullmove: 1,
             hands: [0; 2],
             kings: [Square(0); 2],
@@ -288,6 +295,7 @@ impl Position {
             ep: std::mem::take(&mut self.ep),
             halfmove: self.halfmove,
             fullmove: self.fullmove,
+            reversible: self.reversible,
             hash: self.hash,
         };
         for t in undo.ep.hashed_targets() {
@@ -338,6 +346,24 @@ impl Position {
             }
             MoveKind::Null => {}
         }
+        let sideways_step = mv.kind == MoveKind::Normal
+            && undo.captured == EMPTY
+            && self.variant.geometry.rank(mv.from) == self.variant.geometry.rank(mv.to);
+        let irreversible = match mv.kind {
+            MoveKind::Normal => {
+                undo.captured != EMPTY
+                    || self.castling != undo.castling
+                    || (Role::from_code(code_role(undo.moved)).is_some_and(Role::is_pawn_like)
+                        && !sideways_step)
+            }
+            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Drop => true,
+            MoveKind::Null => false,
+        };
+        self.reversible = if irreversible {
+            0
+        } else {
+            self.reversible.saturating_add(1)
+        };
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -382,6 +408,7 @@ impl Position {
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
+        self.reversible = undo.reversible;
         self.fullmove = undo.fullmove;
         self.hash = undo.hash;
     }

@@ -13,6 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+use sissa::moves::MoveKind;
+use sissa::{Position, Square};
+
 /// How long a test waits for a line before it declares the engine stuck.
 pub const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -197,4 +200,51 @@ pub fn need_clients(test: &str, programs: &[&str]) -> bool {
     }
     eprintln!("SKIP {test}: {missing:?} not installed (run .ci/run or apt-get install them)");
     false
+}
+
+/// The COLORFEN Sissa must send for a piece lifted from `from` (`None`: the hand).
+pub fn expected_highlight(pos: &mut Position, from: Option<Square>) -> String {
+    let g = &pos.variant().geometry;
+    let mut marks: Vec<(Square, char)> = Vec::new();
+    let side = pos.side_to_move();
+    for mv in pos.legal_moves() {
+        let origin = if mv.kind == MoveKind::Drop {
+            None
+        } else {
+            Some(mv.from)
+        };
+        if origin != from {
+            continue;
+        }
+        let capture =
+            pos.piece_at(mv.to).is_some_and(|p| p.color != side) || mv.kind == MoveKind::EnPassant;
+        if !marks.iter().any(|&(s, _)| s == mv.to) {
+            marks.push((mv.to, if capture { 'R' } else { 'Y' }));
+        }
+    }
+    let mut rows = Vec::new();
+    for rank in (0..g.ranks() as i32).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for file in 0..g.files() as i32 {
+            match g
+                .square(file, rank)
+                .and_then(|s| marks.iter().find(|m| m.0 == s))
+            {
+                Some(&(_, c)) => {
+                    if empty > 0 {
+                        row += &empty.to_string();
+                        empty = 0;
+                    }
+                    row.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row += &empty.to_string();
+        }
+        rows.push(row);
+    }
+    format!("highlight {}", rows.join("/"))
 }
