@@ -127,6 +127,11 @@ fn play(
         args.push(file.display().to_string());
     }
     args.extend(extra.iter().map(|s| s.to_string()));
+    // The fakes answer at once; a wide margin keeps a loaded machine from turning their moves
+    // into time forfeits. Tests about time set their own.
+    if !extra.contains(&"--margin-ms") {
+        args.extend(["--margin-ms".to_string(), "3000".to_string()]);
+    }
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = sissa(&refs);
     let played = Played {
@@ -354,13 +359,13 @@ fn clock_overrun_loses_on_time() {
 
 #[test]
 fn moves_per_period_refill_the_clock() {
-    // 0.3 s per move against 2 moves per second: only the refill after every second move
-    // keeps the slow engine alive until the repetition on ply 8.
+    // 0.4 s per move against 2 moves per second (0.3 s margin): only the refill after every
+    // second move keeps the slow engine alive until the repetition on ply 8.
     let p = play(
         "period",
         "chess",
         [
-            &fake_spec("slow", "uci", &format!("--mode slow --delay 0.3 {SHUFFLE}")),
+            &fake_spec("slow", "uci", &format!("--mode slow --delay 0.4 {SHUFFLE}")),
             &fake_spec("fast", "xboard", SHUFFLE),
         ],
         Some(CHESS_START),
@@ -370,12 +375,12 @@ fn moves_per_period_refill_the_clock() {
             "--tc",
             "2/1",
             "--margin-ms",
-            "50",
+            "300",
             "--maxmoves",
             "5",
         ],
     );
-    // Four moves take 1.2 s, more than one period: the game reaches the repetition.
+    // Without the refill the fourth move would find 0 s on the clock.
     let r = &p.records[0];
     assert_eq!(r.result, "1/2-1/2", "{r:?}");
     assert_eq!(r.termination, "threefold repetition", "{r:?}");
@@ -532,13 +537,19 @@ fn sprt_stops_the_match_when_it_decides() {
             "0.5",
             "--sprt",
             "elo0=0",
-            "elo1=10",
+            "elo1=200",
             "alpha=0.05",
             "beta=0.05",
         ],
     );
     assert!(p.stdout.contains("H1 was accepted"), "{}", p.stdout);
-    assert!(p.records.len() < 40, "{} games played", p.records.len());
+    // All pairs won: the LLR passes 2.94 with the eighth pair (7 pairs give 2.93).
+    assert_eq!(p.records.len(), 16, "{}", p.stdout);
+    assert!(
+        p.stdout.contains("Ptnml(0-2): [0, 0, 0, 0, 8]"),
+        "{}",
+        p.stdout
+    );
     assert!(
         p.stdout.contains("lbound -2.94, ubound 2.94"),
         "{}",
@@ -585,9 +596,9 @@ fn generated_openings_are_played_twice_with_colours_swapped() {
     check_replays(&p);
 }
 
-/// The GSPRT LLR computed here from its definition, independently of the library: the sum of
-/// the per-unit log-likelihood ratio approximated by the normal law, N (s1-s0)(2m-s0-s1)/(2v).
-fn gsprt_by_hand(scores: &[f64], counts: &[f64], elo0: f64, elo1: f64) -> f64 {
+/// The normal approximation of the GSPRT LLR, N (s1-s0)(2m-s0-s1)/(2v), which the exact
+/// test approaches on large samples.
+fn gsprt_normal(scores: &[f64], counts: &[f64], elo0: f64, elo1: f64) -> f64 {
     let n: f64 = counts.iter().sum();
     let m = scores.iter().zip(counts).map(|(s, c)| s * c).sum::<f64>() / n;
     let m2 = scores
@@ -599,6 +610,44 @@ fn gsprt_by_hand(scores: &[f64], counts: &[f64], elo0: f64, elo1: f64) -> f64 {
     let v = m2 - m * m;
     let s = |e: f64| 1.0 / (1.0 + 10f64.powf(-e / 400.0));
     n * (s(elo1) - s(elo0)) * (2.0 * m - s(elo0) - s(elo1)) / (2.0 * v)
+}
+
+/// fishtest's GSPRT LLR computed here independently of the library (damped Newton's method for
+/// the Lagrange multiplier instead of bisection): N sum f ln(p1/p0), p = f / (1 + x (a - s)).
+fn gsprt_exact(scores: &[f64], counts: &[f64], elo0: f64, elo1: f64) -> f64 {
+    let counts: Vec<f64> = counts
+        .iter()
+        .map(|&c| if c == 0.0 { 1e-3 } else { c })
+        .collect();
+    let n: f64 = counts.iter().sum();
+    let f: Vec<f64> = counts.iter().map(|c| c / n).collect();
+    let mle = |s: f64| -> Vec<f64> {
+        let mut x = 0.0f64;
+        for _ in 0..100 {
+            let (mut g, mut dg) = (0.0, 0.0);
+            for (a, fi) in scores.iter().zip(&f) {
+                let d = a - s;
+                g += fi * d / (1.0 + x * d);
+                dg -= fi * d * d / ((1.0 + x * d) * (1.0 + x * d));
+            }
+            // Damped: halve the step until every denominator stays positive.
+            let mut step = g / dg;
+            while scores.iter().any(|a| 1.0 + (x - step) * (a - s) <= 0.0) {
+                step /= 2.0;
+            }
+            x -= step;
+        }
+        scores
+            .iter()
+            .zip(&f)
+            .map(|(a, fi)| fi / (1.0 + x * (a - s)))
+            .collect()
+    };
+    let e = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+    let (p0, p1) = (mle(e(elo0)), mle(e(elo1)));
+    n * (0..f.len())
+        .map(|i| f[i] * (p1[i] / p0[i]).ln())
+        .sum::<f64>()
 }
 
 #[test]
@@ -615,8 +664,11 @@ fn sprt_arithmetic_matches_published_and_independent_values() {
     assert!((bayes - 2.47).abs() < 0.005, "{bayes}");
     let gsprt = llr_gsprt(&wld.outcomes(), 0.0, 3.0);
     assert!((gsprt - 2.99).abs() < 0.005, "{gsprt}");
-    let by_hand = gsprt_by_hand(&[0.0, 0.5, 1.0], &[4063.0, 8620.0, 4307.0], 0.0, 3.0);
-    assert!((gsprt - by_hand).abs() < 1e-9);
+    let tri = [0.0, 0.5, 1.0];
+    let exact = gsprt_exact(&tri, &[4063.0, 8620.0, 4307.0], 0.0, 3.0);
+    assert!((gsprt - exact).abs() < 1e-9, "{gsprt} vs {exact}");
+    let normal = gsprt_normal(&tri, &[4063.0, 8620.0, 4307.0], 0.0, 3.0);
+    assert!((gsprt - normal).abs() < 0.01, "{gsprt} vs {normal}");
 
     // cutechess's scaled BayesElo LLR, computed here from its formulas.
     let (n, w, l, d) = (16990.0f64, 4307.0f64, 4063.0f64, 8620.0f64);
@@ -632,16 +684,21 @@ fn sprt_arithmetic_matches_published_and_independent_values() {
     let cute = w * (w1 / w0).ln() + l * (l1 / l0).ln() + d * (d1 / d0).ln();
     assert!((llr_bayes(wld, 0.0, 3.0, true) - cute).abs() < 1e-9);
 
-    // Pentanomial GSPRT on fixed pair counts.
+    // Pentanomial GSPRT on fixed pair counts, and on one-sided samples (regularized).
+    let penta = [0.0, 0.25, 0.5, 0.75, 1.0];
     let pairs = Pentanomial([31, 420, 1210, 460, 29]);
     let llr = llr_gsprt(&pairs.outcomes(), 0.0, 5.0);
-    let by_hand = gsprt_by_hand(
-        &[0.0, 0.25, 0.5, 0.75, 1.0],
-        &[31.0, 420.0, 1210.0, 460.0, 29.0],
-        0.0,
-        5.0,
-    );
-    assert!((llr - by_hand).abs() < 1e-9, "{llr} vs {by_hand}");
+    let exact = gsprt_exact(&penta, &[31.0, 420.0, 1210.0, 460.0, 29.0], 0.0, 5.0);
+    assert!((llr - exact).abs() < 1e-9, "{llr} vs {exact}");
+    for wins in [1u64, 5, 20] {
+        let all = Pentanomial([0, 0, 0, 0, wins]);
+        let got = llr_gsprt(&all.outcomes(), 0.0, 50.0);
+        let exact = gsprt_exact(&penta, &[0.0, 0.0, 0.0, 0.0, wins as f64], 0.0, 50.0);
+        assert!((got - exact).abs() < 1e-9 && got > 0.0, "{got} vs {exact}");
+    }
+    let draws = Pentanomial([0, 0, 30, 0, 0]);
+    assert!(llr_gsprt(&draws.outcomes(), 0.0, 50.0) < 0.0);
+    assert_eq!(llr_gsprt(&Pentanomial::default().outcomes(), 0.0, 5.0), 0.0);
     let sprt = Sprt::parse(&["elo0=0 elo1=5 alpha=0.05 beta=0.05".to_string()]).expect("sprt");
     assert_eq!(sprt.model, SprtModel::Pentanomial);
     let (lo, hi) = sprt.bounds();
@@ -684,7 +741,11 @@ fn bad_input_is_a_clear_error_never_a_panic() {
     let garbage = dir.join("garbage.epd");
     std::fs::write(&garbage, "this is not a fen\n").expect("write");
     let garbage = garbage.display().to_string();
+    let cecp = fake_spec("c", "xboard", "--mode illegal");
     let cases: Vec<Vec<&str>> = vec![
+        vec![
+            "match", "--nodes", "1000", "--engine", &good, "--engine", &cecp,
+        ],
         vec!["match", "--st", "1", "--engine", &good],
         vec![
             "match",
@@ -891,7 +952,7 @@ fn sissa_vs_sissa_in_every_variant() {
                 "--st",
                 "0.05",
                 "--margin-ms",
-                "400",
+                "1500",
                 "--maxmoves",
                 "60",
             ],
@@ -921,7 +982,7 @@ fn sissa_vs_sissa_in_every_variant() {
                 "--st",
                 "0.05",
                 "--margin-ms",
-                "400",
+                "1500",
                 "--maxmoves",
                 "20",
                 "--book-plies",

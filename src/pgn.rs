@@ -4,7 +4,6 @@
 //! The `Variant` tag names the variant by engine id (`chess`, `gustav3`, `venator`,
 //! `venomous`; `Standard` is read as chess); `FEN` with `SetUp "1"` gives the start position.
 
-use crate::game::Outcome;
 use crate::position::Position;
 use crate::san::{SanError, parse_san};
 use crate::variant::Variant;
@@ -169,11 +168,6 @@ impl PgnGame {
 /// A comment must not contain `}`.
 fn clean_comment(c: &str) -> String {
     c.replace('}', ")").replace('{', "(")
-}
-
-/// Whether `result` is what the rules' `outcome` says.
-pub fn agrees(result: &str, outcome: &Outcome) -> bool {
-    result == outcome.result()
 }
 
 /// Reads every game of a PGN text.

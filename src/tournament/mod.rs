@@ -312,6 +312,14 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         return Err("--concurrency must be at least 1".to_string());
     }
     let limits = parse_limits(args)?;
+    let unlimited = limits.tc.is_none() && limits.st_ms.is_none() && limits.depth.is_none();
+    if unlimited && let Some(s) = specs.iter().find(|s| s.proto == engine::Proto::Cecp) {
+        return Err(format!(
+            "CECP has no node limit, so --nodes alone leaves '{}' unlimited: add --tc, --st \
+             or --depth",
+            s.name
+        ));
+    }
     let adjudication = parse_adjudication(args)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let handshake = Duration::from_millis(

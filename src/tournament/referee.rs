@@ -97,7 +97,6 @@ pub struct GameRecord {
     pub end: End,
     /// The end in words, without `;` (`checkmate`, `black loses on time`, ...).
     pub reason: String,
-    pub final_fen: String,
 }
 
 impl GameRecord {
@@ -232,18 +231,16 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
         winner: None,
         end: End::Adjudication,
         reason: String::new(),
-        final_fen: String::new(),
     };
     let specs = [setup.white, setup.black];
     // Each engine's view of the moves: UCI squares, CECP squares or SAN.
     let mut texts: [Vec<String>; 2] = [Vec::new(), Vec::new()];
     let mut sans = [false; 2];
     let bases = specs.map(|s| rank_base(s.proto, v));
-    let finish = |mut record: GameRecord, pos: &Position, winner, end, reason: String| {
+    let finish = |mut record: GameRecord, winner, end, reason: String| {
         record.winner = winner;
         record.end = end;
         record.reason = reason;
-        record.final_fen = pos.fen();
         Some(record)
     };
     let push_move = |pos: &mut Position,
@@ -289,7 +286,7 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
             }
             Err(why) => {
                 let reason = format!("{} engine failed to start: {why}", side_name(color));
-                return finish(record, &pos, Some(color.flip()), End::TimeForfeit, reason);
+                return finish(record, Some(color.flip()), End::TimeForfeit, reason);
             }
         }
     }
@@ -315,13 +312,13 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
         }
         if let Some(o) = pos.outcome() {
             let reason = rules_reason(o.termination).to_string();
-            return finish(record, &pos, o.winner, End::Rules(o.termination), reason);
+            return finish(record, o.winner, End::Rules(o.termination), reason);
         }
         if let Some(max) = setup.adjudication.max_moves
             && pos.ply() >= 2 * max as usize
         {
             let reason = format!("adjudication: maximum game length of {max} moves");
-            return finish(record, &pos, None, End::Adjudication, reason);
+            return finish(record, None, End::Adjudication, reason);
         }
         let side = pos.side_to_move();
         let i = side.index();
@@ -345,20 +342,20 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
             Ok(Answer::Move { text, score, depth }) => (text, score, depth),
             Ok(Answer::Resign) => {
                 let reason = format!("{me} resigns");
-                return finish(record, &pos, Some(side.flip()), End::Resignation, reason);
+                return finish(record, Some(side.flip()), End::Resignation, reason);
             }
             Err(EngineError::Timeout(_)) => {
                 let reason = format!("{me} loses on time");
-                return finish(record, &pos, Some(side.flip()), End::TimeForfeit, reason);
+                return finish(record, Some(side.flip()), End::TimeForfeit, reason);
             }
             Err(EngineError::Gone(_)) => {
                 let reason = format!("{me} loses on time: its engine crashed or quit");
-                return finish(record, &pos, Some(side.flip()), End::TimeForfeit, reason);
+                return finish(record, Some(side.flip()), End::TimeForfeit, reason);
             }
         };
         if elapsed > allowed + margin {
             let reason = format!("{me} loses on time");
-            return finish(record, &pos, Some(side.flip()), End::TimeForfeit, reason);
+            return finish(record, Some(side.flip()), End::TimeForfeit, reason);
         }
         let parsed = if sans[i] {
             parse_san(&mut pos, &text).map_err(|e| e.to_string())
@@ -370,12 +367,12 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
             Ok(mv) if !mv.is_null() => mv,
             Ok(_) => {
                 let reason = format!("{me} makes an illegal move: null move '{text}'");
-                return finish(record, &pos, Some(side.flip()), End::IllegalMove, reason);
+                return finish(record, Some(side.flip()), End::IllegalMove, reason);
             }
             Err(e) => {
                 let shown = if text.is_empty() { "(none)" } else { &text };
                 let reason = format!("{me} makes an illegal move: {shown} ({e})");
-                return finish(record, &pos, Some(side.flip()), End::IllegalMove, reason);
+                return finish(record, Some(side.flip()), End::IllegalMove, reason);
             }
         };
         if let Some(t) = tc {
@@ -403,7 +400,7 @@ pub fn play_game(setup: &GameSetup) -> Option<GameRecord> {
             score,
             pos.fullmove_number(),
         ) {
-            return finish(record, &pos, winner, End::Adjudication, reason);
+            return finish(record, winner, End::Adjudication, reason);
         }
     }
 }

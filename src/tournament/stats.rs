@@ -1,11 +1,11 @@
 //! Match statistics: score, Elo difference with its 95% margin (cutechess's formulas),
 //! pentanomial counts over game pairs, and the sequential probability ratio test.
 //!
-//! The SPRT decides on the generalized SPRT of fishtest with logistic Elo, applied to game
-//! pairs (pentanomial): with `N` pairs of mean score `m` and variance `v` per pair (scores as
-//! fractions 0, 1/4, ..., 1), `LLR = N (s1 - s0)(2m - s0 - s1) / (2v)` where
-//! `s = 1 / (1 + 10^(-elo/400))`. The same formula over single games (trinomial) and
-//! cutechess's BayesElo-model LLR are here too, for comparison and tests.
+//! The SPRT decides on fishtest's generalized SPRT with logistic Elo (`s = 1 / (1 +
+//! 10^(-elo/400))`) over game pairs (pentanomial: pair scores 0, 1/4, ..., 1), the
+//! likelihoods under H0 and H1 being those of the most likely distributions with mean score
+//! `s0` and `s1`. The same test over single games (trinomial) and cutechess's BayesElo-model
+//! test are here too.
 
 /// Expected score of a player `elo` points stronger (logistic Elo).
 pub fn expected_score(elo: f64) -> f64 {
@@ -132,26 +132,65 @@ fn elo_with_margin(outcomes: &[(f64, u64)]) -> (f64, f64) {
 
 /// The GSPRT log-likelihood ratio for H1: elo = `elo1` against H0: elo = `elo0` (logistic
 /// Elo), from the outcome distribution of independent units (games or pairs, each scored as a
-/// fraction of the points). 0 before the first unit.
+/// fraction of the points), computed as fishtest does: `N * sum_i f_i ln(p1_i / p0_i)` where
+/// `f` is the observed distribution and `p0`, `p1` are the distributions of largest likelihood
+/// whose mean score is `s0`, `s1`. 0 before the first unit.
 pub fn llr_gsprt(outcomes: &[(f64, u64)], elo0: f64, elo1: f64) -> f64 {
     if outcomes.iter().all(|&(_, c)| c == 0) {
         return 0.0;
     }
-    // fishtest's regularization: an empty outcome class counts 0.001, so a one-sided sample
-    // (all wins, all draws) has a small variance instead of none and the test can decide.
+    // fishtest's regularization: an empty outcome class counts 0.001, so every class has some
+    // mass and one-sided samples (all wins, all draws) still give a finite ratio.
     let regularized: Vec<(f64, f64)> = outcomes
         .iter()
         .map(|&(s, c)| (s, if c == 0 { 1e-3 } else { c as f64 }))
         .collect();
     let n: f64 = regularized.iter().map(|&(_, c)| c).sum();
-    let mean = regularized.iter().map(|&(s, c)| s * c).sum::<f64>() / n;
-    let var = regularized
+    let observed: Vec<(f64, f64)> = regularized.iter().map(|&(s, c)| (s, c / n)).collect();
+    let p0 = constrained_mle(&observed, expected_score(elo0));
+    let p1 = constrained_mle(&observed, expected_score(elo1));
+    n * observed
         .iter()
-        .map(|&(s, c)| c * (s - mean).powi(2))
+        .zip(p0.iter().zip(&p1))
+        .map(|(&(_, f), (&q0, &q1))| f * (q1 / q0).ln())
         .sum::<f64>()
-        / n;
-    let (s0, s1) = (expected_score(elo0), expected_score(elo1));
-    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+}
+
+/// The distribution on the same scores that maximizes the likelihood of `observed` (score,
+/// frequency) among those with mean `mean`: `f_i / (1 + x (a_i - mean))`, with the Lagrange
+/// multiplier `x` found by bisection (the sum decreases in `x` between its poles).
+fn constrained_mle(observed: &[(f64, f64)], mean: f64) -> Vec<f64> {
+    let lowest = observed
+        .iter()
+        .map(|&(a, _)| a)
+        .fold(f64::INFINITY, f64::min);
+    let highest = observed
+        .iter()
+        .map(|&(a, _)| a)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if !(lowest < mean && mean < highest) {
+        return observed.iter().map(|&(_, f)| f).collect();
+    }
+    let excess = |x: f64| {
+        observed
+            .iter()
+            .map(|&(a, f)| f * (a - mean) / (1.0 + x * (a - mean)))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (-1.0 / (highest - mean), 1.0 / (mean - lowest));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if excess(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let x = 0.5 * (lo + hi);
+    observed
+        .iter()
+        .map(|&(a, f)| f / (1.0 + x * (a - mean)))
+        .collect()
 }
 
 /// cutechess's SPRT: the BayesElo model with the draw Elo estimated from the sample. With
@@ -264,6 +303,9 @@ impl Sprt {
         }
         if !(s.alpha > 0.0 && s.alpha < 1.0 && s.beta > 0.0 && s.beta < 1.0) {
             return Err("--sprt: alpha and beta must lie strictly between 0 and 1".to_string());
+        }
+        if s.elo0.abs() > 2000.0 || s.elo1.abs() > 2000.0 {
+            return Err("--sprt: elo0 and elo1 must lie within -2000..2000".to_string());
         }
         if s.elo1 <= s.elo0 {
             return Err("--sprt: elo1 must be greater than elo0".to_string());
