@@ -30,7 +30,7 @@ impl Rng {
     }
 }
 
-const NUMBERS: [&str; 14] = [
+const NUMBERS: [&str; 16] = [
     "0",
     "1",
     "2",
@@ -45,9 +45,11 @@ const NUMBERS: [&str; 14] = [
     "",
     "1e9",
     "0x10",
+    "\u{e9}5",
+    "5\u{e9}",
 ];
 
-const FENS: [&str; 12] = [
+const FENS: [&str; 14] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "vrnbqkbnrv/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/VRNBQKBNRV w KQkq - 0 1",
     "rwbxqksbfr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RWBXQKSBFR[JJJJJjjjjj] w KQkq - 0 1",
@@ -60,6 +62,8 @@ const FENS: [&str; 12] = [
     "*/*/*",
     "",
     "7k/5Q2/6K1/8/8/8/8/8 w - - 0 99999999999999999999",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\u{e9} w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K\u{e9}q \u{e9}3 0 1",
 ];
 
 fn random_square(rng: &mut Rng) -> String {
@@ -86,7 +90,20 @@ fn random_move(rng: &mut Rng) -> String {
             rng.pick(&["q", "s", "x", "k", "zz", ""])
         ),
         3 => rng
-            .pick(&["", "e", "e2", "e2e", "-", "O-O", "e2-e4", "Nf3"])
+            .pick(&[
+                "",
+                "e",
+                "e2",
+                "e2e",
+                "-",
+                "O-O",
+                "e2-e4",
+                "Nf3",
+                "\u{e9}2\u{e9}4",
+                "J@\u{e9}3",
+                "e2e4\u{e9}",
+                "e\u{e9}",
+            ])
             .to_string(),
         _ => format!("{}{}", random_square(rng), random_square(rng)),
     }
@@ -259,7 +276,9 @@ fn cecp_line(rng: &mut Rng, unknown: &mut usize) -> String {
         19 | 20 => format!(
             "{} {}",
             rng.pick(&["lift", "put", "hover"]),
-            rng.pick(&["e1", "l0", "_9", "J@", "zz", "", "e2", "a0"])
+            rng.pick(&[
+                "e1", "l0", "_9", "J@", "zz", "", "e2", "a0", "\u{e9}5", "l\u{e9}"
+            ])
         ),
         21 => "protover 2".to_string(),
         22 => format!("memory {}", rng.pick(&["1", "2", "-1", "x", ""])),

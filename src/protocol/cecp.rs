@@ -629,7 +629,8 @@ impl Cecp {
             return Some(None);
         }
         let file = *text.as_bytes().first()? as i32 - 'a' as i32;
-        let rank_ok = text[1..].chars().all(|c| c.is_ascii_digit()) && text.len() > 1;
+        let rank = text.get(1..)?;
+        let rank_ok = !rank.is_empty() && rank.chars().all(|c| c.is_ascii_digit());
         if rank_ok && (file < 0 || file >= g.files() as i32) {
             return Some(None);
         }
