@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use sissa::perft::{divide, parse_suite, perft};
-use sissa::{Position, Variant};
+use sissa::Position;
 
 #[derive(Parser)]
 #[command(
@@ -91,20 +91,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position, String> {
-    let v = Variant::by_name(variant)
-        .ok_or_else(|| format!("unknown variant '{variant}' (known: {})", Variant::names()))?;
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(v, f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Position::startpos(v),
-    };
-    for m in moves.iter().flat_map(|m| m.split_whitespace()) {
-        let mv = pos.parse_move(m, 1).map_err(|e| e.to_string())?;
-        pos.make(mv);
-    }
-    Ok(pos)
-}
-
 fn run_perft(
     variant: &str,
     fen: Option<&str>,
@@ -112,7 +98,7 @@ fn run_perft(
     depth: u32,
     div: bool,
 ) -> Result<(), String> {
-    let mut pos = setup(variant, fen, moves)?;
+    let mut pos = Position::setup(variant, fen, moves)?;
     let start = Instant::now();
     let nodes = if div {
         let counts = divide(&mut pos, depth);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
     Event, HASH_DEFAULT_MB, HASH_MAX_MB, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS,
-    SEARCH_SWITCHES, next_event, parse_bool, parse_clamped, send, set_switch,
+    SEARCH_SWITCHES, parse_bool, parse_clamped, send, set_switch,
 };
 use crate::geometry::Square;
 use crate::moves::{Move, MoveKind};
@@ -119,23 +119,7 @@ impl Cecp {
     /// Serves commands until `quit` or end of input (`xboard` has been read).
     pub(crate) fn run(mut self, rx: &Receiver<Event>) -> Result<(), String> {
         send("");
-        loop {
-            match next_event(rx) {
-                Event::Line(line) => {
-                    if !self.command(&line) {
-                        break;
-                    }
-                }
-                Event::Done(id) => {
-                    if let Some(outcome) = self.worker.finish(id) {
-                        self.finished(outcome);
-                    }
-                }
-                Event::Eof => break,
-            }
-        }
-        self.abort();
-        Ok(())
+        super::serve(&mut self, rx)
     }
 
     /// Handles one line; `false` means quit.
@@ -825,6 +809,22 @@ fn piece_lines(v: &Variant) -> Vec<String> {
         out.push(format!("piece {}& {betza}", role.letter()));
     }
     out
+}
+
+impl super::Frontend for Cecp {
+    fn command(&mut self, line: &str) -> bool {
+        Cecp::command(self, line)
+    }
+
+    fn job_done(&mut self, id: u64) {
+        if let Some(outcome) = self.worker.finish(id) {
+            self.finished(outcome);
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.abort();
+    }
 }
 
 #[cfg(test)]

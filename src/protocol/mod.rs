@@ -105,6 +105,33 @@ pub(crate) fn next_event(rx: &Receiver<Event>) -> Event {
     rx.recv().unwrap_or(Event::Eof)
 }
 
+/// What a protocol front end gives the shared event loop.
+pub(crate) trait Frontend {
+    /// Handles one input line; `false` ends the session (`quit`).
+    fn command(&mut self, line: &str) -> bool;
+    /// The worker finished the job with this id.
+    fn job_done(&mut self, id: u64);
+    /// Stops any running search before the engine exits.
+    fn shutdown(&mut self);
+}
+
+/// Serves events until `quit` or end of input.
+pub(crate) fn serve(frontend: &mut impl Frontend, rx: &Receiver<Event>) -> Result<(), String> {
+    loop {
+        match next_event(rx) {
+            Event::Line(line) => {
+                if !frontend.command(&line) {
+                    break;
+                }
+            }
+            Event::Done(id) => frontend.job_done(id),
+            Event::Eof => break,
+        }
+    }
+    frontend.shutdown();
+    Ok(())
+}
+
 /// Reads an unsigned number of any size: larger values clamp to `max`, a leading `-` reads
 /// as 0 (some GUIs send negative clock times), fractions are cut.
 pub(crate) fn parse_clamped(text: &str, max: u64) -> Option<u64> {

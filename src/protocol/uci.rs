@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
     Event, HASH_DEFAULT_MB, HASH_MAX_MB, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS,
-    PERFT_MAX_DEPTH, SEARCH_SWITCHES, next_event, parse_bool, parse_clamped, send, set_switch,
+    PERFT_MAX_DEPTH, SEARCH_SWITCHES, parse_bool, parse_clamped, send, set_switch,
 };
 use crate::position::Position;
 use crate::search::{Bound, Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
@@ -56,23 +56,7 @@ impl Uci {
     /// Answers `uci`, then serves commands until `quit` or end of input.
     pub(crate) fn run(mut self, rx: &Receiver<Event>) -> Result<(), String> {
         self.identify();
-        loop {
-            match next_event(rx) {
-                Event::Line(line) => {
-                    if !self.command(&line) {
-                        break;
-                    }
-                }
-                Event::Done(id) => {
-                    if let Some(outcome) = self.worker.finish(id) {
-                        self.finished(outcome);
-                    }
-                }
-                Event::Eof => break,
-            }
-        }
-        self.stop_search();
-        Ok(())
+        super::serve(&mut self, rx)
     }
 
     fn identify(&self) {
@@ -449,4 +433,20 @@ fn uci_info(info: &Info, root: &Position, started: Instant) {
         info.hashfull,
         info.time.as_millis(),
     ));
+}
+
+impl super::Frontend for Uci {
+    fn command(&mut self, line: &str) -> bool {
+        Uci::command(self, line)
+    }
+
+    fn job_done(&mut self, id: u64) {
+        if let Some(outcome) = self.worker.finish(id) {
+            self.finished(outcome);
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.stop_search();
+    }
 }

@@ -5,8 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::cli::setup;
 use super::{Control, Limits, Searcher};
+use crate::position::Position;
 
 /// Depth searched when none is given.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -53,8 +53,8 @@ pub fn run(depth: u32, report: &mut dyn FnMut(&str)) -> Result<BenchReport, Stri
     let mut nodes = 0;
     for (i, &(variant, fen, moves)) in POSITIONS.iter().enumerate() {
         let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
-        let mut pos =
-            setup(variant, fen, &moves).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        let mut pos = Position::setup(variant, fen, &moves)
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
         let mut searcher = Searcher::new(BENCH_HASH_MB);
         let limits = Limits {
             depth: Some(depth),

@@ -6,7 +6,6 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::position::Position;
-use crate::variant::Variant;
 
 use super::{Control, Info, Limits, Score, Searcher};
 
@@ -42,24 +41,6 @@ pub struct SearchArgs {
 pub struct BenchArgs {
     /// Search depth for every position.
     pub depth: Option<u32>,
-}
-
-/// Sets up `variant`/`fen`/`moves` as the command line describes them.
-pub fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position, String> {
-    let v = Variant::by_name(variant)
-        .ok_or_else(|| format!("unknown variant '{variant}' (known: {})", Variant::names()))?;
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(v, f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Position::startpos(v),
-    };
-    for m in moves.iter().flat_map(|m| m.split_whitespace()) {
-        let mv = pos.parse_move(m, 1).map_err(|e| e.to_string())?;
-        if mv.is_null() {
-            return Err(format!("'{m}': a null move cannot be played in a game"));
-        }
-        pos.make(mv);
-    }
-    Ok(pos)
 }
 
 /// One `info` line in UCI form.
@@ -102,7 +83,7 @@ pub fn run_search(args: &SearchArgs) -> Result<(), String> {
     if args.hash == 0 {
         return Err("--hash must be at least 1 (MB)".to_string());
     }
-    let mut pos = setup(&args.variant, args.fen.as_deref(), &args.moves)?;
+    let mut pos = Position::setup(&args.variant, args.fen.as_deref(), &args.moves)?;
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
