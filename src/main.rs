@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-use sissa::perft::{divide, parse_suite, perft};
 use sissa::Position;
+use sissa::perft::{divide, parse_suite, perft};
 
 #[derive(Parser)]
 #[command(
