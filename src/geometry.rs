@@ -236,24 +236,11 @@ mod tests {
     fn padding_stops_every_single_step_and_knight_leap() {
         let g = gustavian();
         for &sq in g.squares() {
-            for (df, dr) in [
-                (1, 2),
-                (2, 1),
-                (-1, 2),
-                (-2, 1),
-                (1, -2),
-                (2, -1),
-                (-1, -2),
-                (-2, -1),
-                (1, 0),
-                (0, 1),
-                (1, 1),
-                (-1, 1),
-                (-1, 0),
-                (0, -1),
-                (-1, -1),
-                (1, -1),
-            ] {
+            let steps = crate::pattern::KNIGHT
+                .iter()
+                .chain(&crate::pattern::KING_STEPS);
+            for &(df, dr) in steps {
+                let (df, dr) = (df as i32, dr as i32);
                 let to = sq.shift(g.offset(df, dr));
                 let expected = g.square(g.file(sq) + df, g.rank(sq) + dr);
                 assert_eq!(g.contains(to), expected.is_some());

@@ -30,36 +30,6 @@ pub const KNIGHT: [Delta; 8] = [
     (-1, -2),
     (-2, -1),
 ];
-const AMAZON_LEAPS: [Delta; 8] = KNIGHT;
-const WAZIR_KNIGHT: [Delta; 12] = [
-    (1, 2),
-    (2, 1),
-    (-1, 2),
-    (-2, 1),
-    (1, -2),
-    (2, -1),
-    (-1, -2),
-    (-2, -1),
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-];
-const FERZ_KNIGHT: [Delta; 12] = [
-    (1, 2),
-    (2, 1),
-    (-1, 2),
-    (-2, 1),
-    (1, -2),
-    (2, -1),
-    (-1, -2),
-    (-2, -1),
-    (1, 1),
-    (-1, 1),
-    (1, -1),
-    (-1, -1),
-];
-
 /// Moves that are neither plain leaps nor plain slides.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Special {
@@ -81,24 +51,26 @@ pub enum Special {
 /// detection look outward from the attacked square.
 #[derive(Copy, Clone, Debug)]
 pub struct Pattern {
-    pub leaps: &'static [Delta],
+    /// Leap sets; a compound piece lists several (the Wazir-Knight: knight and wazir).
+    pub leaps: &'static [&'static [Delta]],
     pub slides: &'static [Delta],
     pub special: Special,
 }
 
 /// The move pattern of `role`.
 pub fn pattern(role: Role) -> Pattern {
-    let (leaps, slides, special): (&'static [Delta], &'static [Delta], Special) = match role {
+    type Leaps = &'static [&'static [Delta]];
+    let (leaps, slides, special): (Leaps, &'static [Delta], Special) = match role {
         Role::Pawn => (&[], &[], Special::Pawn),
         Role::Ninja => (&[], &[], Special::Ninja),
-        Role::Knight => (&KNIGHT, &[], Special::None),
+        Role::Knight => (&[&KNIGHT], &[], Special::None),
         Role::Bishop => (&[], &DIAGONAL, Special::None),
         Role::Rook => (&[], &ORTHOGONAL, Special::None),
         Role::Queen => (&[], &KING_STEPS, Special::None),
-        Role::King => (&KING_STEPS, &[], Special::None),
-        Role::Amazon => (&AMAZON_LEAPS, &KING_STEPS, Special::None),
-        Role::WazirKnight => (&WAZIR_KNIGHT, &[], Special::None),
-        Role::FerzKnight => (&FERZ_KNIGHT, &[], Special::None),
+        Role::King => (&[&KING_STEPS], &[], Special::None),
+        Role::Amazon => (&[&KNIGHT], &KING_STEPS, Special::None),
+        Role::WazirKnight => (&[&KNIGHT, &ORTHOGONAL], &[], Special::None),
+        Role::FerzKnight => (&[&KNIGHT, &DIAGONAL], &[], Special::None),
         Role::Sissa => (&[], &[], Special::Sissa),
         Role::Snake => (&[], &[], Special::Snake),
         Role::Venator => (&[], &[], Special::Venator),

@@ -157,7 +157,7 @@ impl Variant {
             ) {
                 path_attackers |= role.mask();
             }
-            for &d in p.leaps {
+            for &d in p.leaps.iter().copied().flatten() {
                 let off = offset_of(&g, d);
                 leaps[role.index()].push(off);
                 match leap_probes.iter_mut().find(|(o, _)| *o == off) {
