@@ -127,37 +127,12 @@ impl Position {
     fn generate(&self, list: &mut MoveList, in_check: bool) {
         let v = self.variant;
         let us = self.side;
-        let own = us.bit();
         for &from in &self.pieces[us.index()] {
             let role = code_role(self.board[from.index()]) as usize;
-            for &off in &v.leaps[role] {
-                let to = from.shift(off);
-                if self.board[to.index()] & own == 0 {
-                    list.push(Move::normal(from, to));
-                }
-            }
-            for &dir in &v.slides[role] {
-                let mut to = from.shift(dir);
-                loop {
-                    let t = self.board[to.index()];
-                    if t == EMPTY {
-                        list.push(Move::normal(from, to));
-                        to = to.shift(dir);
-                        continue;
-                    }
-                    if t & own == 0 {
-                        list.push(Move::normal(from, to));
-                    }
-                    break;
-                }
-            }
             match v.special[role] {
-                Special::None => {}
                 Special::Pawn => self.gen_pawn(from, false, list),
                 Special::Ninja => self.gen_pawn(from, true, list),
-                Special::Sissa => self.gen_sissa(from, list),
-                Special::Snake => self.gen_snake(from, list),
-                Special::Venator => self.gen_venator(from, list),
+                _ => self.piece_targets(from, role, us, |to| list.push(Move::normal(from, to))),
             }
         }
         if !in_check && self.castling & (0b11 << (2 * us.index())) != 0 {
@@ -218,9 +193,53 @@ impl Position {
         }
     }
 
-    fn gen_sissa(&self, from: Square, list: &mut MoveList) {
+    /// Calls `visit` once for every square (empty or enemy) the piece of `role` and `color`
+    /// on `from` may move to by its leaps, slides and path walker; pawns have their own
+    /// generator. Shared by move generation and the evaluation's mobility.
+    #[inline(always)]
+    pub(crate) fn piece_targets(
+        &self,
+        from: Square,
+        role: usize,
+        color: Color,
+        mut visit: impl FnMut(Square),
+    ) {
         let v = self.variant;
-        let own = self.side.bit();
+        let own = color.bit();
+        for &off in &v.leaps[role] {
+            let to = from.shift(off);
+            if self.board[to.index()] & own == 0 {
+                visit(to);
+            }
+        }
+        for &dir in &v.slides[role] {
+            self.slide_targets(from.shift(dir), dir, own, &mut visit);
+        }
+        match v.special[role] {
+            Special::Sissa => self.sissa_targets(from, own, &mut visit),
+            Special::Snake => self.snake_targets(from, own, &mut visit),
+            Special::Venator => self.venator_targets(from, own, &mut visit),
+            Special::None | Special::Pawn | Special::Ninja => {}
+        }
+    }
+
+    /// Empty squares from `to` on along `dir`, then the first piece if it is an enemy.
+    #[inline(always)]
+    fn slide_targets(&self, mut to: Square, dir: i16, own: u8, visit: &mut impl FnMut(Square)) {
+        loop {
+            let t = self.board[to.index()];
+            if t & own == 0 {
+                visit(to);
+            }
+            if t != EMPTY {
+                return;
+            }
+            to = to.shift(dir);
+        }
+    }
+
+    fn sissa_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
+        let v = self.variant;
         // A rook square is reached by four paths and a nightrider square by two: keep one.
         let mut seen = crate::attacks::SquareSet::default();
         for (firsts, seconds) in [(&v.orth, &v.diag), (&v.diag, &v.orth)] {
@@ -244,7 +263,7 @@ impl Position {
                         sq = sq.shift(b);
                         if self.board[sq.index()] & own == 0 && !seen.contains(sq) {
                             seen.insert(sq);
-                            list.push(Move::normal(from, sq));
+                            visit(sq);
                         }
                     }
                 }
@@ -252,9 +271,10 @@ impl Position {
         }
     }
 
-    fn gen_snake(&self, from: Square, list: &mut MoveList) {
-        let own = self.side.bit();
+    #[inline(always)]
+    fn snake_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
         for route in &self.variant.snake {
+            // The path first: only an open path proves the target lies on the board.
             let open = route.paths.iter().any(|p| {
                 p[..route.steps]
                     .iter()
@@ -263,41 +283,28 @@ impl Position {
             if open {
                 let to = from.shift(route.target);
                 if self.board[to.index()] & own == 0 {
-                    list.push(Move::normal(from, to));
+                    visit(to);
                 }
             }
         }
     }
 
-    fn gen_venator(&self, from: Square, list: &mut MoveList) {
+    #[inline(always)]
+    fn venator_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
         let v = self.variant;
-        let own = self.side.bit();
         for (i, &d) in v.orth.iter().enumerate() {
             let mut screen = from.shift(d);
             while self.board[screen.index()] == EMPTY {
                 screen = screen.shift(d);
             }
-            if self.board[screen.index()] == crate::role::OFFBOARD {
-                continue;
-            }
             let hop = screen.shift(d);
-            if self.board[hop.index()] != EMPTY {
+            if self.board[screen.index()] == crate::role::OFFBOARD
+                || self.board[hop.index()] != EMPTY
+            {
                 continue;
             }
             for &f in &v.venator_diagonals[i] {
-                let mut to = hop.shift(f);
-                loop {
-                    let t = self.board[to.index()];
-                    if t == EMPTY {
-                        list.push(Move::normal(from, to));
-                        to = to.shift(f);
-                        continue;
-                    }
-                    if t & own == 0 {
-                        list.push(Move::normal(from, to));
-                    }
-                    break;
-                }
+                self.slide_targets(hop.shift(f), f, own, visit);
             }
         }
     }

@@ -8,7 +8,7 @@ use crate::attacks::SquareSet;
 use crate::geometry::{CELLS, Square};
 use crate::pattern::Special;
 use crate::position::Position;
-use crate::role::{Color, EMPTY, OFFBOARD, ROLE_COUNT, Role, code_role};
+use crate::role::{Color, EMPTY, ROLE_COUNT, Role, code_role};
 use crate::variant::Variant;
 
 use super::params::{self as p, Pair};
@@ -141,107 +141,14 @@ fn piece_mobility(
     color: Color,
     zone: &SquareSet,
 ) -> (i32, i32) {
-    let v = pos.variant;
-    let own = color.bit();
-    let board = &pos.board;
     let mut count = 0;
     let mut hits = 0;
-    let mut target = |to: Square| {
+    pos.piece_targets(sq, role.index(), color, |to| {
         count += 1;
         if zone.contains(to) {
             hits += 1;
         }
-    };
-    for &off in &v.leaps[role.index()] {
-        let to = sq.shift(off);
-        if board[to.index()] & own == 0 {
-            target(to);
-        }
-    }
-    for &dir in &v.slides[role.index()] {
-        let mut to = sq.shift(dir);
-        loop {
-            let t = board[to.index()];
-            if t & own == 0 {
-                target(to);
-            }
-            if t != EMPTY {
-                break;
-            }
-            to = to.shift(dir);
-        }
-    }
-    match v.special[role.index()] {
-        Special::Sissa => {
-            let mut seen = SquareSet::default();
-            for (firsts, seconds) in [(&v.orth, &v.diag), (&v.diag, &v.orth)] {
-                for &a in firsts.iter() {
-                    let mut corner = sq;
-                    let mut n = 0;
-                    loop {
-                        corner = corner.shift(a);
-                        n += 1;
-                        if board[corner.index()] != EMPTY {
-                            break;
-                        }
-                        'second: for &b in seconds.iter() {
-                            let mut s = corner;
-                            for _ in 1..n {
-                                s = s.shift(b);
-                                if board[s.index()] != EMPTY {
-                                    continue 'second;
-                                }
-                            }
-                            s = s.shift(b);
-                            if board[s.index()] & own == 0 && !seen.contains(s) {
-                                seen.insert(s);
-                                target(s);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Special::Snake => {
-            for route in &v.snake {
-                let open = route.paths.iter().any(|path| {
-                    path[..route.steps]
-                        .iter()
-                        .all(|&off| board[sq.shift(off).index()] == EMPTY)
-                });
-                let to = sq.shift(route.target);
-                if open && board[to.index()] & own == 0 {
-                    target(to);
-                }
-            }
-        }
-        Special::Venator => {
-            for (i, &d) in v.orth.iter().enumerate() {
-                let mut screen = sq.shift(d);
-                while board[screen.index()] == EMPTY {
-                    screen = screen.shift(d);
-                }
-                let hop = screen.shift(d);
-                if board[screen.index()] == OFFBOARD || board[hop.index()] != EMPTY {
-                    continue;
-                }
-                for &f in &v.venator_diagonals[i] {
-                    let mut to = hop.shift(f);
-                    loop {
-                        let t = board[to.index()];
-                        if t & own == 0 {
-                            target(to);
-                        }
-                        if t != EMPTY {
-                            break;
-                        }
-                        to = to.shift(f);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
+    });
     (count, hits)
 }
 
