@@ -584,7 +584,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.stop_now() {
             return 0;
@@ -610,14 +610,13 @@ impl<'a> Search<'a> {
         }
         let alpha_start = alpha;
         let in_check = pos.in_check();
-        let mut best_move = None;
         let mut best;
         if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 return -MATE + ply as i32;
             }
-            best = -INF;
+            best = Best::new(-INF, alpha);
             let mut picker = MovePicker::new(
                 pos,
                 moves,
@@ -630,20 +629,13 @@ impl<'a> Search<'a> {
             );
             for mv in &mut picker {
                 pos.make(mv);
-                let score = -self.quiesce(pos, -beta, -alpha, ply + 1);
+                let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
                 if self.stopped {
                     return 0;
                 }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        best_move = Some(mv);
-                        if score >= beta {
-                            break;
-                        }
-                    }
+                if best.raise(score, mv, beta) {
+                    break;
                 }
             }
         } else {
@@ -651,12 +643,12 @@ impl<'a> Search<'a> {
             if stand_pat >= beta {
                 return stand_pat;
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            best = Best::new(stand_pat, alpha.max(stand_pat));
             let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves());
             for mv in &mut picker {
                 let gain = material_gain(pos, mv);
-                if mv.promotion_role().is_none() && stand_pat + gain + p::DELTA_MARGIN <= alpha {
+                if mv.promotion_role().is_none() && stand_pat + gain + p::DELTA_MARGIN <= best.alpha
+                {
                     continue;
                 }
                 if !pos.is_legal_pseudo(mv) {
@@ -670,32 +662,56 @@ impl<'a> Search<'a> {
                     pos.unmake();
                     continue;
                 }
-                let score = -self.quiesce(pos, -beta, -alpha, ply + 1);
+                let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
                 if self.stopped {
                     return 0;
                 }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        best_move = Some(mv);
-                        if score >= beta {
-                            break;
-                        }
-                    }
+                if best.raise(score, mv, beta) {
+                    break;
                 }
             }
         }
-        let bound = if best >= beta {
+        let bound = if best.score >= beta {
             Bound::Lower
-        } else if best > alpha_start {
+        } else if best.score > alpha_start {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, best, 0, bound, ply);
-        best
+        self.tt.store(key, best.mv, best.score, 0, bound, ply);
+        best.score
+    }
+}
+
+/// The running result of a quiescence move loop: the best score, the alpha it raised, and
+/// the move that raised alpha last.
+struct Best {
+    score: i32,
+    alpha: i32,
+    mv: Option<Move>,
+}
+
+impl Best {
+    fn new(score: i32, alpha: i32) -> Best {
+        Best {
+            score,
+            alpha,
+            mv: None,
+        }
+    }
+
+    /// Takes the score of `mv`; true when it reaches `beta` (a cutoff).
+    fn raise(&mut self, score: i32, mv: Move, beta: i32) -> bool {
+        if score > self.score {
+            self.score = score;
+            if score > self.alpha {
+                self.alpha = score;
+                self.mv = Some(mv);
+                return score >= beta;
+            }
+        }
+        false
     }
 }
 
