@@ -16,6 +16,7 @@ pub mod perft;
 pub mod pgn;
 pub mod position;
 pub mod protocol;
+pub mod rng;
 pub mod role;
 pub mod san;
 pub mod search;

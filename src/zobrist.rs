@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use crate::geometry::{CELLS, Square};
+use crate::rng::Rng;
 use crate::role::{Color, ROLE_COUNT, Role};
 
 /// Most pieces of one kind a hand may hold.
@@ -15,14 +16,6 @@ pub struct Keys {
     castling: [u64; 16],
     ep: Vec<u64>,
     hand: [[u64; MAX_HAND + 1]; 2],
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl Keys {
@@ -51,20 +44,20 @@ impl Keys {
 pub fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let mut s = 0x5155_A5A5_2009_2006u64;
+        let mut rng = Rng::new(0x5155_A5A5_2009_2006);
         let piece = (0..2 * ROLE_COUNT * CELLS)
-            .map(|_| splitmix(&mut s))
+            .map(|_| rng.next_u64())
             .collect();
-        let side = splitmix(&mut s);
+        let side = rng.next_u64();
         let mut castling = [0u64; 16];
         for c in castling.iter_mut().skip(1) {
-            *c = splitmix(&mut s);
+            *c = rng.next_u64();
         }
-        let ep = (0..CELLS).map(|_| splitmix(&mut s)).collect();
+        let ep = (0..CELLS).map(|_| rng.next_u64()).collect();
         let mut hand = [[0u64; MAX_HAND + 1]; 2];
         for side_keys in hand.iter_mut() {
             for k in side_keys.iter_mut().skip(1) {
-                *k = splitmix(&mut s);
+                *k = rng.next_u64();
             }
         }
         Keys {

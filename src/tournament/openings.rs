@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use crate::moves::MoveKind;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::role::Role;
 use crate::variant::Variant;
 
@@ -73,30 +74,6 @@ pub fn parse_openings(variant: &'static Variant, text: &str) -> Result<Vec<Openi
         return Err(format!("no {} position in the file", variant.id()));
     }
     Ok(out)
-}
-
-/// A small deterministic generator (SplitMix64).
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator whose sequence is fixed by `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
 }
 
 /// Rough piece values in centipawns, enough to tell a balanced opening from a lost one.
