@@ -350,6 +350,22 @@ impl<'a> Search<'a> {
     }
 
     /// Whether a draw by the rules (other than stalemate) holds here.
+    /// What every node does first: stop when told, note the depth reached, and score a draw
+    /// or the ply limit without searching.
+    fn node_start(&mut self, pos: &mut Position, ply: usize) -> Option<i32> {
+        if self.stop_now() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            return Some(0);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.evaluate(pos));
+        }
+        None
+    }
+
     fn is_draw(&self, pos: &mut Position) -> bool {
         if pos.halfmove_clock() >= 100 {
             // Mate on the hundredth ply still wins.
@@ -371,15 +387,8 @@ impl<'a> Search<'a> {
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply);
         }
-        if self.stop_now() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(pos) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+        if let Some(score) = self.node_start(pos, ply) {
+            return score;
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -586,15 +595,8 @@ impl<'a> Search<'a> {
 
     fn quiesce(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
-        if self.stop_now() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(pos) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+        if let Some(score) = self.node_start(pos, ply) {
+            return score;
         }
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
