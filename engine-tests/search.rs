@@ -54,7 +54,7 @@ fn forced_mate(pos: &mut Position, n: u32) -> bool {
 }
 
 fn search(pos: &mut Position, limits: &Limits) -> (SearchResult, Vec<Info>) {
-    let mut searcher = Searcher::new(16);
+    let mut searcher = Searcher::new(16).expect("hash table");
     let control = Control::default();
     let mut infos = Vec::new();
     let result = searcher.search(pos, limits, &control, &mut |i| infos.push(i.clone()));
@@ -244,7 +244,7 @@ fn random_positions_always_get_a_legal_move() {
 fn an_immediate_stop_still_returns_a_legal_move() {
     for mut pos in random_positions(2) {
         let legal = pos.legal_moves();
-        let mut searcher = Searcher::new(1);
+        let mut searcher = Searcher::new(1).expect("hash table");
         let control = Control::default();
         control.stop.store(true, Ordering::Relaxed);
         let result = searcher.search(&mut pos, &depth(20), &control, &mut |_| {});
@@ -282,7 +282,7 @@ fn stop_from_another_thread_returns_promptly() {
         multipv: 1,
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(16);
+    let mut searcher = Searcher::new(16).expect("hash table");
     let start = Instant::now();
     let result = std::thread::scope(|s| {
         s.spawn(|| {
@@ -338,7 +338,7 @@ fn pondering_waits_for_ponderhit_then_uses_the_clock() {
         multipv: 1,
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(16);
+    let mut searcher = Searcher::new(16).expect("hash table");
     let start = Instant::now();
     let result = std::thread::scope(|s| {
         s.spawn(|| {

@@ -98,6 +98,7 @@ fn run_perft(
     depth: u32,
     div: bool,
 ) -> Result<(), String> {
+    let depth = sissa::perft::check_depth(depth)?;
     let mut pos = Position::setup(variant, fen, moves)?;
     let start = Instant::now();
     let nodes = if div {

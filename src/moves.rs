@@ -153,10 +153,17 @@ impl Position {
 
     /// Reads a move in UCI form (ranks counted from `rank_base`) and checks it is legal here.
     /// Accepts the king-onto-own-rook form for every castling, either case for promotion and
-    /// drop letters, and `0000`/`@@@@` for the null move when `allow_null` is set.
+    /// drop letters, and `0000`/`@@@@` for the null move, which is refused while the side to
+    /// move is in check (passing would let the king be captured).
     pub fn parse_move(&mut self, text: &str, rank_base: i32) -> Result<Move, MoveError> {
         let text = text.trim();
         if text == "0000" || text == "@@@@" {
+            if self.in_check() {
+                return Err(MoveError::Illegal {
+                    text: text.to_string(),
+                    reason: "a null move cannot be made while in check".to_string(),
+                });
+            }
             return Ok(Move::NULL);
         }
         self.check_syntax(text, rank_base)?;
@@ -234,9 +241,9 @@ impl Position {
                 ),
             }
         } else {
-            let from = g.parse_square(text, rank_base).map(|(s, _)| s);
-            match from.and_then(|s| self.piece_at(s)) {
-                None => format!("no piece on {}", &text[..text.len().min(3)]),
+            let from = g.parse_square(text, rank_base);
+            match from.and_then(|(s, _)| self.piece_at(s)) {
+                None => format!("no piece on {}", from.map_or(text, |(_, len)| &text[..len])),
                 Some(p) if p.color != self.side_to_move() => {
                     format!(
                         "that is a {} piece and it is {} to move",

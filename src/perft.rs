@@ -4,6 +4,21 @@
 use crate::position::Position;
 use crate::variant::Variant;
 
+/// The deepest perft any tool runs. The count recurses once per ply, so an absurd depth would
+/// overflow the stack long before it finished; 20 plies is beyond any count that ends.
+pub const MAX_DEPTH: u32 = 20;
+
+/// Checks a perft depth asked for on a command line or in a suite file.
+pub fn check_depth(depth: u32) -> Result<u32, String> {
+    if depth > MAX_DEPTH {
+        Err(format!(
+            "perft depth {depth} is too deep: the deepest is {MAX_DEPTH}"
+        ))
+    } else {
+        Ok(depth)
+    }
+}
+
 /// Leaf count at `depth` (the last ply is counted, not played: bulk counting).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
@@ -84,7 +99,8 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
             let d: u32 = d
                 .trim()
                 .parse()
-                .map_err(|_| at(format!("bad depth in '{p}'")))?;
+                .map_err(|_| at(format!("bad depth in '{p}'")))
+                .and_then(|d| check_depth(d).map_err(at))?;
             let n: u64 = n
                 .trim()
                 .parse()

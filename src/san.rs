@@ -167,6 +167,7 @@ struct Parsed {
 /// extra `x`, `0` for `O` and a promotion without `=` are accepted) as a legal move of `pos`.
 /// Plain `O-O` / `O-O-O` in a variant with several castlings on that side means the one that
 /// moves the king two squares. As a last resort the move's UCI form (`e2e4`, `f1j1`) is read.
+/// PGN's null move `--` is read where passing is legal (not in check).
 pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     let original = text;
     let text = text.trim_end_matches(['+', '#', '!', '?']);
@@ -176,6 +177,12 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
     };
     if text.is_empty() {
         return Err(malformed("empty move"));
+    }
+    if text == "--" {
+        if pos.in_check() {
+            return Err(malformed("a null move cannot be made while in check"));
+        }
+        return Ok(Move::NULL);
     }
     let legal = pos.legal_moves();
     let unique = |found: Vec<Move>| match found.len() {

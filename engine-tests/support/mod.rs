@@ -37,7 +37,14 @@ pub struct Engine {
 impl Engine {
     /// Starts `sissa` with no subcommand.
     pub fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    /// Starts `sissa` with these environment variables set (`RUST_LOG=info` to read its
+    /// diagnostics from [`Engine::stderr`]).
+    pub fn start_with_env(env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(engine_path())
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -99,6 +106,19 @@ impl Engine {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// Waits until standard error contains `text` (it is read on its own thread, so it may
+    /// lag behind standard output); `false` if it never does within the patience.
+    pub fn stderr_shows(&self, text: &str) -> bool {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while std::time::Instant::now() < deadline {
+            if self.stderr().contains(text) {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        false
     }
 
     /// Closes standard input.

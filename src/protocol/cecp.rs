@@ -8,20 +8,27 @@ use std::time::{Duration, Instant};
 
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
-    Event, HASH_DEFAULT_MB, HASH_MAX_MB, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS,
-    SEARCH_SWITCHES, parse_bool, parse_clamped, send, set_switch,
+    Event, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES, parse_bool,
+    parse_clamped, send, set_switch,
 };
 use crate::geometry::Square;
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveError, MoveKind};
 use crate::position::Position;
 use crate::role::{Color, Role};
-use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions};
+use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, tt};
 use crate::variant::Variant;
 
 /// Search time per move when XBoard has sent no clock, no `st` and no `sd`.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 /// CECP mate scores: 100000 + moves to mate.
 const MATE_SCORE: i64 = 100_000;
+
+/// Where a person lifted a piece from: a board square or one side's hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lifted {
+    Board(Square),
+    Hand(Color),
+}
 
 /// What the worker is doing for the game.
 enum Job {
@@ -56,18 +63,17 @@ pub(crate) struct Cecp {
     /// The game has ended (claimed or `result` received): no more thinking until `new`.
     game_over: bool,
     moves_per_session: u32,
-    base: Duration,
+    /// The base time of the last `level` (`None` before any).
+    base: Option<Duration>,
     increment: Duration,
     move_time: Option<Duration>,
     depth_limit: Option<u32>,
     own_clock: Option<Duration>,
     options: SearchOptions,
-    hash_mb: u64,
-    hash_applied: u64,
     multipv: u64,
     overhead_ms: u64,
-    /// The square a person lifted a piece from (`None` for the hand).
-    lifted: Option<Option<Square>>,
+    /// Where a person lifted a piece from.
+    lifted: Option<Lifted>,
     /// Option `SetupFEN`: the position `variant` starts from (and sends in `setup`) instead
     /// of the variant's start position, when it is a valid FEN of that variant (empty or
     /// `startpos`: the start position). It lets a match start from a thematic position,
@@ -78,10 +84,10 @@ pub(crate) struct Cecp {
 }
 
 impl Cecp {
-    pub(crate) fn new(events: Sender<Event>) -> Cecp {
+    pub(crate) fn new(events: Sender<Event>) -> Result<Cecp, String> {
         let variant = Variant::chess();
-        Cecp {
-            worker: Worker::new(HASH_DEFAULT_MB as usize, events),
+        Ok(Cecp {
+            worker: Worker::new(events, |m| send(&format!("tellusererror {m}")))?,
             job: None,
             stat: Arc::new(Mutex::new(Stat::default())),
             variant,
@@ -92,19 +98,17 @@ impl Cecp {
             post: false,
             game_over: false,
             moves_per_session: 0,
-            base: Duration::from_secs(300),
+            base: None,
             increment: Duration::ZERO,
             move_time: None,
             depth_limit: None,
             own_clock: None,
             options: SearchOptions::default(),
-            hash_mb: HASH_DEFAULT_MB,
-            hash_applied: HASH_DEFAULT_MB,
             multipv: 1,
             overhead_ms: OVERHEAD_DEFAULT_MS,
             lifted: None,
             setup_fen: String::new(),
-        }
+        })
     }
 
     /// Ranks count from 0 on boards with exactly 10 ranks (XBoard's rule), else from 1.
@@ -211,8 +215,8 @@ impl Cecp {
                     self.finished(outcome);
                 }
             }
-            "memory" => match parse_clamped(rest, HASH_MAX_MB) {
-                Some(mb) => self.hash_mb = mb.max(1),
+            "memory" => match parse_clamped(rest, tt::MAX_MB as u64) {
+                Some(mb) => self.worker.set_hash(mb.max(1) as usize),
                 None => error("bad number", line),
             },
             "cores" => match parse_clamped(rest, u64::MAX) {
@@ -234,8 +238,10 @@ impl Cecp {
             "hover" => self.hover(rest, line),
             "quit" => return false,
             _ => {
-                // Protocol version 1 GUIs send moves without `usermove`.
-                if self.pos.clone().parse_move(cmd, self.rank_base()).is_ok() && rest.is_empty() {
+                // Protocol version 1 GUIs send moves without `usermove`: anything that reads
+                // as a move of this board is answered as one, legal or not.
+                let as_move = self.pos.clone().parse_move(cmd, self.rank_base());
+                if rest.is_empty() && !matches!(as_move, Err(MoveError::Malformed { .. })) {
                     self.user_move(cmd);
                 } else {
                     error("unknown command", line);
@@ -385,7 +391,7 @@ impl Cecp {
         ) {
             (Some(m), Some(b), Some(i)) => {
                 self.moves_per_session = m as u32;
-                self.base = b;
+                self.base = Some(b);
                 self.increment = i;
                 self.move_time = None;
             }
@@ -435,11 +441,11 @@ impl Cecp {
             return;
         }
         let mut limits = self.limits();
+        // `st` wins over the clock; `sd` limits the depth on top of either, and alone it is
+        // the only limit. With none of `level`, `time`, `st` and `sd` a move takes 5 s.
         if let Some(t) = self.move_time {
             limits.movetime = Some(t);
-        } else if let Some(d) = self.depth_limit {
-            limits.depth = Some(d);
-        } else if self.own_clock.is_some() || self.moves_per_session > 0 || !self.base.is_zero() {
+        } else if let Some(time) = self.own_clock.or(self.base) {
             let moves_to_go = if self.moves_per_session > 0 {
                 let done = (self.pos.fullmove_number().saturating_sub(1)) % self.moves_per_session;
                 Some(self.moves_per_session - done)
@@ -447,16 +453,22 @@ impl Cecp {
                 None
             };
             limits.clock = Some(Clock {
-                time: self.own_clock.unwrap_or(self.base),
+                time,
                 inc: self.increment,
                 moves_to_go,
             });
-        } else {
+        } else if self.depth_limit.is_none() {
             limits.movetime = Some(DEFAULT_MOVE_TIME);
         }
         if let Some(d) = self.depth_limit {
             limits.depth = Some(d);
         }
+        log::info!(
+            "think: movetime {:?}, clock {:?}, depth {:?}",
+            limits.movetime,
+            limits.clock,
+            limits.depth
+        );
         self.start(Job::Think, limits);
     }
 
@@ -487,15 +499,9 @@ impl Cecp {
     }
 
     fn start(&mut self, job: Job, limits: Limits) {
-        let hash = self.hash_mb;
-        let changed = hash != self.hash_applied;
         if let Some(s) = self.worker.searcher() {
             s.options = self.options.clone();
-            if changed {
-                s.resize_hash(hash as usize);
-            }
         }
-        self.hash_applied = hash;
         *lock(&self.stat) = Stat::default();
         let root = self.pos.clone();
         let post = self.post || matches!(job, Job::Analyze);
@@ -581,13 +587,7 @@ impl Cecp {
     }
 
     fn hover(&mut self, text: &str, line: &str) {
-        if self.lift_square(text).is_none()
-            && self
-                .variant
-                .geometry
-                .parse_square_exact(text, self.rank_base())
-                .is_none()
-        {
+        if self.lift_square(text).is_none() {
             error("not a square of this board", line);
             return;
         }
@@ -601,42 +601,51 @@ impl Cecp {
     }
 
     /// Reads the square of `lift`: a board square, or a hand square. XBoard names hand
-    /// squares by their place beside the board (one or two files left of `a` for Black's
-    /// hand, right of the last file for White's); `J@` is accepted too.
-    fn lift_square(&self, text: &str) -> Option<Option<Square>> {
+    /// squares by their place beside the board (two files left of `a` for Black's hand, two
+    /// right of the last file for White's: `_9` and `l0` on Venomous; the files between are
+    /// accepted too), on a rank of the board; `J@` is accepted for the side to move.
+    fn lift_square(&self, text: &str) -> Option<Lifted> {
         let g = &self.variant.geometry;
         if let Some(sq) = g.parse_square_exact(text, self.rank_base()) {
-            return Some(Some(sq));
+            return Some(Lifted::Board(sq));
         }
         self.variant.spec.hand?;
         if text.ends_with('@') && text.len() == 2 {
-            return Some(None);
+            return Some(Lifted::Hand(self.pos.side_to_move()));
         }
-        let file = *text.as_bytes().first()? as i32 - 'a' as i32;
+        let file = i32::from(*text.as_bytes().first()?) - i32::from(b'a');
         let rank = text.get(1..)?;
-        let rank_ok = !rank.is_empty() && rank.chars().all(|c| c.is_ascii_digit());
-        if rank_ok && (file < 0 || file >= g.files() as i32) {
-            return Some(None);
+        if rank.is_empty() || rank.len() > 2 || !rank.chars().all(|c| c.is_ascii_digit()) {
+            return None;
         }
-        None
+        let rank = rank.parse::<i32>().ok()? - self.rank_base();
+        if !(0..g.ranks() as i32).contains(&rank) {
+            return None;
+        }
+        let files = g.files() as i32;
+        match file {
+            -2 | -1 => Some(Lifted::Hand(Color::Black)),
+            f if f == files || f == files + 1 => Some(Lifted::Hand(Color::White)),
+            _ => None,
+        }
     }
 
-    /// Legal destinations of the piece lifted from `from` (`None`: the hand), with whether
-    /// each is a capture.
-    fn targets(&self, from: Option<Square>) -> Vec<(Square, bool)> {
+    /// Legal destinations of the lifted piece, with whether each is a capture. A piece of
+    /// the side not to move has none.
+    fn targets(&self, lifted: Lifted) -> Vec<(Square, bool)> {
         let mut pos = self.pos.clone();
         let legal = pos.legal_moves();
         let mut out: Vec<(Square, bool)> = Vec::new();
         for mv in legal {
             let (origin, dest) = match mv.kind {
-                MoveKind::Drop => (None, mv.to),
+                MoveKind::Drop => (Lifted::Hand(pos.side_to_move()), mv.to),
                 MoveKind::Castle => {
                     let c = &self.variant.castlings[pos.side_to_move().index()][mv.extra as usize];
-                    (Some(mv.from), c.king_to)
+                    (Lifted::Board(mv.from), c.king_to)
                 }
-                _ => (Some(mv.from), mv.to),
+                _ => (Lifted::Board(mv.from), mv.to),
             };
-            if origin != from {
+            if origin != lifted {
                 continue;
             }
             let capture = pos

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::{Event, send};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{Control, Info, Limits, SearchResult, Searcher};
+use crate::search::{Control, Info, Limits, SearchResult, Searcher, tt};
 
 /// Prints one progress report; owns whatever it needs to format the PV.
 pub(crate) type Reporter = Box<dyn FnMut(&Info) + Send>;
@@ -32,16 +32,53 @@ pub(crate) struct Worker {
     searcher: Option<Searcher>,
     running: Option<Running>,
     next_id: u64,
+    /// The size of the searcher's table, and the size asked for (applied when idle).
+    hash_mb: usize,
+    wanted_hash_mb: usize,
     events: Sender<Event>,
+    complain: fn(&str),
 }
 
 impl Worker {
-    pub(crate) fn new(hash_mb: usize, events: Sender<Event>) -> Worker {
-        Worker {
-            searcher: Some(Searcher::new(hash_mb)),
+    /// A worker with a table of the default size; `complain` prints a message in the
+    /// protocol's own form (a failed hash allocation).
+    pub(crate) fn new(events: Sender<Event>, complain: fn(&str)) -> Result<Worker, String> {
+        Ok(Worker {
+            complain,
+            searcher: Some(Searcher::new(tt::DEFAULT_MB)?),
             running: None,
             next_id: 1,
+            hash_mb: tt::DEFAULT_MB,
+            wanted_hash_mb: tt::DEFAULT_MB,
             events,
+        })
+    }
+
+    /// Asks for a hash table of `mb` megabytes. It is allocated (and cleared) now if the
+    /// worker is idle, else as soon as the running job ends, so that no `go` pays for it on
+    /// the clock. A size the machine cannot give keeps the old table, with a message.
+    pub(crate) fn set_hash(&mut self, mb: usize) {
+        self.wanted_hash_mb = mb;
+        self.apply_hash();
+    }
+
+    fn apply_hash(&mut self) {
+        if self.wanted_hash_mb == self.hash_mb {
+            return;
+        }
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        let mb = self.wanted_hash_mb;
+        match searcher.resize_hash(mb) {
+            Ok(()) => {
+                log::info!("hash table: {mb} MB allocated");
+                self.hash_mb = mb;
+            }
+            Err(e) => {
+                (self.complain)(&format!("{e}; keeping the {} MB table", self.hash_mb));
+                self.wanted_hash_mb = self.hash_mb;
+            }
         }
     }
 
@@ -135,12 +172,15 @@ impl Worker {
         match r.handle.join() {
             Ok((searcher, outcome)) => {
                 self.searcher = Some(searcher);
+                self.apply_hash();
                 Some(outcome)
             }
             Err(_) => {
                 // The search thread died: keep serving with a fresh searcher.
                 log::error!("the search thread panicked; starting a fresh searcher");
-                self.searcher = Some(Searcher::new(super::HASH_DEFAULT_MB as usize));
+                self.searcher = Searcher::new(self.hash_mb)
+                    .or_else(|_| Searcher::new(tt::DEFAULT_MB))
+                    .ok();
                 None
             }
         }

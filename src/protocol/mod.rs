@@ -13,6 +13,7 @@ mod cecp;
 mod engine;
 mod uci;
 
+use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
@@ -49,8 +50,8 @@ pub fn run() -> Result<(), String> {
                 let first = line.split_whitespace().next().unwrap_or("");
                 match first {
                     "" => continue,
-                    "uci" => return uci::Uci::new(tx).run(&rx),
-                    "xboard" => return cecp::Cecp::new(tx).run(&rx),
+                    "uci" => return uci::Uci::new(tx)?.run(&rx),
+                    "xboard" => return cecp::Cecp::new(tx)?.run(&rx),
                     "quit" => return Ok(()),
                     _ => {
                         send(&format!(
@@ -90,14 +91,32 @@ fn spawn_reader(tx: Sender<Event>) {
     });
 }
 
-/// Writes one line to standard output and flushes it.
+/// Writes one line to standard output and flushes it. Control characters (an echoed NUL,
+/// ESC or carriage return from the input) are written escaped (`\u{1b}`, `\r`), so that a
+/// reply is always one clean line for the GUI.
 pub(crate) fn send(line: &str) {
+    let line = escape_controls(line);
     log::debug!("> {line}");
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // A closed pipe means the GUI has gone; the loop ends at end of input.
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+fn escape_controls(line: &str) -> Cow<'_, str> {
+    if !line.chars().any(char::is_control) {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    for c in line.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Receives the next event; a vanished sender counts as end of input.
@@ -200,16 +219,11 @@ pub(crate) fn set_switch(options: &mut SearchOptions, name: &str, value: bool) -
     Some(())
 }
 
-/// Default hash size in MB, and the largest accepted.
-pub(crate) const HASH_DEFAULT_MB: u64 = 16;
-pub(crate) const HASH_MAX_MB: u64 = 4096;
 /// Default and largest move overhead in milliseconds.
 pub(crate) const OVERHEAD_DEFAULT_MS: u64 = 30;
 pub(crate) const OVERHEAD_MAX_MS: u64 = 5000;
 /// Most principal variations reported.
 pub(crate) const MULTIPV_MAX: u64 = 64;
-/// Deepest `go perft`.
-pub(crate) const PERFT_MAX_DEPTH: u64 = 20;
 
 #[cfg(test)]
 mod tests {
@@ -228,6 +242,12 @@ mod tests {
         assert_eq!(parse_clamped("", 100), None);
         assert_eq!(parse_clamped("-", 100), None);
         assert_eq!(parse_clamped("1e5", 100), None);
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("plain e2e4"), "plain e2e4");
+        assert_eq!(escape_controls("a\u{0}b\u{1b}c\rd"), "a\\u{0}b\\u{1b}c\\rd");
     }
 
     #[test]

@@ -6,12 +6,31 @@ use std::time::{Duration, Instant};
 
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
-    Event, HASH_DEFAULT_MB, HASH_MAX_MB, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS,
-    PERFT_MAX_DEPTH, SEARCH_SWITCHES, parse_bool, parse_clamped, send, set_switch,
+    Event, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES, parse_bool,
+    parse_clamped, send, set_switch,
 };
 use crate::position::Position;
-use crate::search::{Bound, Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
+use crate::search::{
+    Bound, Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult, tt,
+};
 use crate::variant::Variant;
+
+/// The words of `go` that start a limit or a mode.
+const GO_KEYS: [&str; 13] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "ponder",
+    "perft",
+    "searchmoves",
+];
 
 /// UCI ranks count from 1 on every board.
 const RANK_BASE: i32 = 1;
@@ -22,8 +41,6 @@ pub(crate) struct Uci {
     variant: &'static Variant,
     pos: Position,
     options: SearchOptions,
-    hash_mb: u64,
-    hash_applied: u64,
     multipv: u64,
     overhead_ms: u64,
     /// A search result held back because the GUI still waits for `stop` or `ponderhit`
@@ -36,21 +53,19 @@ pub(crate) struct Uci {
 }
 
 impl Uci {
-    pub(crate) fn new(events: Sender<Event>) -> Uci {
+    pub(crate) fn new(events: Sender<Event>) -> Result<Uci, String> {
         let variant = Variant::chess();
-        Uci {
-            worker: Worker::new(HASH_DEFAULT_MB as usize, events),
+        Ok(Uci {
+            worker: Worker::new(events, |m| send(&format!("info string error: {m}")))?,
             variant,
             pos: Position::startpos(variant),
             options: SearchOptions::default(),
-            hash_mb: HASH_DEFAULT_MB,
-            hash_applied: HASH_DEFAULT_MB,
             multipv: 1,
             overhead_ms: OVERHEAD_DEFAULT_MS,
             held: None,
             hold: false,
             searched: None,
-        }
+        })
     }
 
     /// Answers `uci`, then serves commands until `quit` or end of input.
@@ -71,7 +86,9 @@ impl Uci {
             variants.join(" ")
         ));
         send(&format!(
-            "option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"
+            "option name Hash type spin default {} min 1 max {}",
+            tt::DEFAULT_MB,
+            tt::MAX_MB
         ));
         send("option name Threads type spin default 1 min 1 max 1");
         send(&format!(
@@ -175,8 +192,8 @@ impl Uci {
                     Variant::names()
                 )),
             },
-            "hash" => match number(HASH_MAX_MB) {
-                Some(mb) => self.hash_mb = mb.max(1),
+            "hash" => match number(tt::MAX_MB as u64) {
+                Some(mb) => self.worker.set_hash(mb.max(1) as usize),
                 None => bad_value(&name, &value),
             },
             "threads" => match number(u64::MAX) {
@@ -277,17 +294,23 @@ impl Uci {
         let mut ponder = false;
         let mut i = 0;
         let ms = u64::MAX / 4;
+        let mut searchmoves_given = false;
         while i < args.len() {
             let key = args[i];
-            let value = args.get(i + 1).copied().unwrap_or("");
+            // The token after a key is its value unless it is the next key (`go depth
+            // movetime 100`): then the bad value is reported once and the next key still
+            // counts.
+            let value = args.get(i + 1).copied().filter(|t| !GO_KEYS.contains(t));
             let mut number = |max: u64| -> Option<u64> {
-                let n = parse_clamped(value, max);
+                let n = value.and_then(|v| parse_clamped(v, max));
+                if value.is_some() {
+                    i += 1;
+                }
                 if n.is_none() {
                     send(&format!(
-                        "info string error: go {key} needs a number, not '{value}'"
+                        "info string error: go {key} needs a number, not '{}'; ignored",
+                        value.unwrap_or("")
                     ));
-                } else {
-                    i += 1;
                 }
                 n
             };
@@ -304,22 +327,35 @@ impl Uci {
                 "infinite" => limits.infinite = true,
                 "ponder" => ponder = true,
                 "perft" => {
-                    let depth = number(PERFT_MAX_DEPTH).unwrap_or(1).max(1);
+                    let depth = number(crate::perft::MAX_DEPTH as u64).unwrap_or(1).max(1);
                     self.worker.start_perft(self.pos.clone(), depth as u32);
                     return;
                 }
                 "searchmoves" => {
-                    while let Some(text) = args.get(i + 1) {
-                        match self.pos.clone().parse_move(text, RANK_BASE) {
-                            Ok(mv) if !mv.is_null() => limits.searchmoves.push(mv),
-                            _ => break,
-                        }
+                    searchmoves_given = true;
+                    while let Some(&text) = args.get(i + 1).filter(|t| !GO_KEYS.contains(t)) {
                         i += 1;
+                        match self.pos.parse_move(text, RANK_BASE) {
+                            Ok(mv) if !mv.is_null() => {
+                                if !limits.searchmoves.contains(&mv) {
+                                    limits.searchmoves.push(mv);
+                                }
+                            }
+                            Ok(_) => send(&format!(
+                                "info string error: searchmoves: the null move '{text}' is not searched"
+                            )),
+                            Err(e) => send(&format!("info string error: searchmoves: {e}")),
+                        }
                     }
                 }
-                _ => send(&format!("info string error: unknown go parameter '{key}'")),
+                _ => send(&format!(
+                    "info string error: unknown go parameter '{key}'; ignored"
+                )),
             }
             i += 1;
+        }
+        if searchmoves_given && limits.searchmoves.is_empty() {
+            send("info string error: searchmoves names no legal move; searching every move");
         }
         let side = self.pos.side_to_move().index();
         if let Some(t) = times[side] {
@@ -341,15 +377,9 @@ impl Uci {
 
     /// Hands the options set since the last search to the searcher.
     fn apply_settings(&mut self) {
-        let hash = self.hash_mb;
-        let changed = hash != self.hash_applied;
         if let Some(s) = self.worker.searcher() {
             s.options = self.options.clone();
-            if changed {
-                s.resize_hash(hash as usize);
-            }
         }
-        self.hash_applied = hash;
     }
 
     fn finished(&mut self, outcome: Outcome) {

@@ -55,7 +55,7 @@ pub fn run(depth: u32, report: &mut dyn FnMut(&str)) -> Result<BenchReport, Stri
         let moves: Vec<String> = moves.split_whitespace().map(str::to_string).collect();
         let mut pos = Position::setup(variant, fen, &moves)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        let mut searcher = Searcher::new(BENCH_HASH_MB);
+        let mut searcher = Searcher::new(BENCH_HASH_MB)?;
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,

@@ -80,9 +80,6 @@ pub fn run_search(args: &SearchArgs) -> Result<(), String> {
     if args.depth == Some(0) {
         return Err("--depth must be at least 1".to_string());
     }
-    if args.hash == 0 {
-        return Err("--hash must be at least 1 (MB)".to_string());
-    }
     let mut pos = Position::setup(&args.variant, args.fen.as_deref(), &args.moves)?;
     let limits = Limits {
         depth: args.depth,
@@ -95,7 +92,7 @@ pub fn run_search(args: &SearchArgs) -> Result<(), String> {
         stop: AtomicBool::new(false),
         pondering: AtomicBool::new(false),
     };
-    let mut searcher = Searcher::new(args.hash);
+    let mut searcher = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
     let shown = pos.clone();
     let result = searcher.search(&mut pos, &limits, &control, &mut |info| {
         println!("{}", info_line(&shown, info));

@@ -143,18 +143,21 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a transposition table of `hash_mb` megabytes.
-    pub fn new(hash_mb: usize) -> Searcher {
-        Searcher {
+    /// A searcher with a transposition table of `hash_mb` megabytes (1 to
+    /// [`tt::MAX_MB`]); an error if the machine cannot give that much.
+    pub fn new(hash_mb: usize) -> Result<Searcher, String> {
+        Ok(Searcher {
             options: SearchOptions::default(),
-            tt: TranspositionTable::new(hash_mb),
+            tt: TranspositionTable::new(hash_mb)?,
             history: History::default(),
-        }
+        })
     }
 
-    /// Resizes (and clears) the transposition table.
-    pub fn resize_hash(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+    /// Replaces the transposition table by an empty one of `mb` megabytes. On failure the
+    /// old table stays as it was, and the error says why.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt = TranspositionTable::new(mb)?;
+        Ok(())
     }
 
     /// Forgets everything learnt (new game).

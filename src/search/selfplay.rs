@@ -234,12 +234,12 @@ pub fn run_match(args: &SelfplayArgs, progress: &mut dyn FnMut(&Tally)) -> Resul
     if args.nodes == 0 || args.games == 0 {
         return Err("--games and --nodes must be at least 1".to_string());
     }
-    let mut a = Searcher::new(args.hash.max(1));
+    let mut a = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
     a.options = parse_options(&args.a)?;
-    let mut b = Searcher::new(args.hash.max(1));
+    let mut b = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
     b.options = parse_options(&args.b)?;
     let mut engines = [a, b];
-    let mut judge = Searcher::new(args.hash.max(1));
+    let mut judge = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
     let mut rng = Rng(args.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut tally = Tally::default();
     for _ in 0..args.games.div_ceil(2) {

@@ -39,17 +39,32 @@ pub struct TranspositionTable {
     age: u8,
 }
 
+/// Hash table size in MB when none is asked for.
+pub const DEFAULT_MB: usize = 16;
+/// Largest hash table accepted, in MB (64 GiB): one bound for every flag and option.
+pub const MAX_MB: usize = 65_536;
+
 /// Depth below an existing entry of the same search at which a new result still replaces it.
 const REPLACE_DEPTH_MARGIN: i32 = 3;
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one entry).
-    pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
-        TranspositionTable {
-            entries: vec![Entry::default(); n],
-            age: 0,
+    /// A table of about `mb` megabytes, from 1 to [`MAX_MB`]. Every entry is written here,
+    /// so the memory is really there before the first search (a lazily mapped table would
+    /// fault its pages in on the clock). A size the machine cannot give is an error, not an
+    /// abort.
+    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        if !(1..=MAX_MB).contains(&mb) {
+            return Err(format!(
+                "hash size {mb} MB is out of range (1 to {MAX_MB} MB)"
+            ));
         }
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(n)
+            .map_err(|e| format!("cannot allocate a {mb} MB hash table: {e}"))?;
+        entries.resize(n, Entry::default());
+        Ok(TranspositionTable { entries, age: 0 })
     }
 
     /// Empties every entry.
@@ -149,11 +164,18 @@ mod tests {
 
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
-        let mut tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::new(1).expect("1 MB");
         let key = 0x1234_5678_9abc_def1;
         tt.store(key, None, MATE - 7, 5, Bound::Exact, 3);
         let e = tt.probe(key, 5).expect("entry");
         assert_eq!(e.score, MATE - 9);
         assert!(tt.probe(key ^ 1, 0).is_none());
+    }
+
+    #[test]
+    fn sizes_out_of_range_are_errors() {
+        assert!(TranspositionTable::new(0).is_err());
+        let err = TranspositionTable::new(MAX_MB + 1).err().expect("refused");
+        assert!(err.contains("out of range"), "{err}");
     }
 }

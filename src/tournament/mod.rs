@@ -117,6 +117,8 @@ pub struct PgnArgs {
 
 /// Largest `--margin-ms` accepted.
 const MAX_MARGIN_MS: u64 = 3_600_000;
+/// Most games at once: each runs two engine processes and a referee thread.
+const MAX_CONCURRENCY: usize = 256;
 /// Most plies of a generated opening.
 const MAX_BOOK_PLIES: usize = 100;
 /// Most openings generated; a longer match cycles through them.
@@ -308,8 +310,10 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     if args.games == 0 {
         return Err("--games must be at least 1".to_string());
     }
-    if args.concurrency == 0 {
-        return Err("--concurrency must be at least 1".to_string());
+    if !(1..=MAX_CONCURRENCY).contains(&args.concurrency) {
+        return Err(format!(
+            "--concurrency must be from 1 to {MAX_CONCURRENCY} (games played at once)"
+        ));
     }
     let limits = parse_limits(args)?;
     let unlimited = limits.tc.is_none() && limits.st_ms.is_none() && limits.depth.is_none();
@@ -527,13 +531,32 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
 /// the result against the rules where they ended the game. Fails on unreadable PGN or any
 /// disagreement.
 pub fn run_pgn(args: &PgnArgs) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file))?;
+    let bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            // Older PGN files are often Latin-1; every byte is a Latin-1 character.
+            eprintln!(
+                "sissa: {} is not UTF-8 (byte {}); read as Latin-1",
+                args.file,
+                e.utf8_error().valid_up_to()
+            );
+            e.into_bytes().into_iter().map(char::from).collect()
+        }
+    };
     let games = parse_pgn(&text).map_err(|e| format!("{}: {e}", args.file))?;
     let mut disagreements = 0;
+    let mut unreadable = 0;
     for (i, game) in games.iter().enumerate() {
         let n = i + 1;
-        let mut pos = game.replay(n).map_err(|e| format!("{}: {e}", args.file))?;
+        let mut pos = match game.replay(n) {
+            Ok(pos) => pos,
+            Err(e) => {
+                unreadable += 1;
+                println!("{e} (NOT REPLAYED)");
+                continue;
+            }
+        };
         let rules = match pos.outcome() {
             Some(o) if o.result() == game.result => format!("{} (agrees)", o.reason()),
             Some(o) => {
@@ -559,11 +582,21 @@ pub fn run_pgn(args: &PgnArgs) -> Result<(), String> {
             pos.fen()
         );
     }
-    println!("{} game(s) replayed", games.len());
+    println!("{} game(s) replayed", games.len() - unreadable);
+    let mut faults = Vec::new();
+    if unreadable > 0 {
+        faults.push(format!(
+            "{unreadable} game(s) with an illegal or unreadable move"
+        ));
+    }
     if disagreements > 0 {
-        return Err(format!(
+        faults.push(format!(
             "{disagreements} game(s) whose result disagrees with the rules"
         ));
     }
-    Ok(())
+    if faults.is_empty() {
+        Ok(())
+    } else {
+        Err(faults.join("; "))
+    }
 }
