@@ -108,6 +108,30 @@ pub fn venator_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route,
 impl Position {
     /// Whether `by` attacks `target` (could capture a piece standing there).
     pub fn attacked(&self, target: Square, by: Color) -> bool {
+        self.visit_attackers(target, by, |_| true)
+    }
+
+    /// The squares of every piece of `by` that attacks `target` (a square may appear twice
+    /// when a piece attacks it in two ways).
+    pub fn attackers(&self, target: Square, by: Color) -> ArrayVec<Square, 64> {
+        let mut out = ArrayVec::new();
+        self.visit_attackers(target, by, |sq| {
+            let _ = out.try_push(sq);
+            false
+        });
+        out
+    }
+
+    /// Calls `visit` with the square of each piece of `by` that attacks `target` until it
+    /// returns `true`; whether it did. Leaps, slides and pawn captures are probed outward
+    /// from the target, path pieces are tried one by one.
+    #[inline(always)]
+    fn visit_attackers(
+        &self,
+        target: Square,
+        by: Color,
+        mut visit: impl FnMut(Square) -> bool,
+    ) -> bool {
         let v = self.variant;
         let them = by.bit();
         let board = &self.board;
@@ -117,20 +141,23 @@ impl Position {
         };
         let back = -v.forward[by.index()];
         let pawns = Role::Pawn.mask() | Role::Ninja.mask();
-        if hit(target.shift(back + 1), pawns) || hit(target.shift(back - 1), pawns) {
-            return true;
+        for sq in [target.shift(back + 1), target.shift(back - 1)] {
+            if hit(sq, pawns) && visit(sq) {
+                return true;
+            }
         }
         if v.has_role(Role::Ninja) {
             let ninja = by.bit() | Role::Ninja as u8;
             for side in [1, -1] {
                 let sq = target.shift(side);
-                if board[sq.index()] == ninja && v.enemy_half[by.index()][sq.index()] {
+                if board[sq.index()] == ninja && v.enemy_half[by.index()][sq.index()] && visit(sq) {
                     return true;
                 }
             }
         }
         for &(off, mask) in &v.leap_probes {
-            if hit(target.shift(off), mask) {
+            let sq = target.shift(off);
+            if hit(sq, mask) && visit(sq) {
                 return true;
             }
         }
@@ -139,7 +166,7 @@ impl Position {
             while board[sq.index()] == EMPTY {
                 sq = sq.shift(dir);
             }
-            if hit(sq, mask) {
+            if hit(sq, mask) && visit(sq) {
                 return true;
             }
         }
@@ -155,7 +182,7 @@ impl Position {
                     Special::Venator => self.venator_attacks(sq, target),
                     _ => false,
                 };
-                if attacks {
+                if attacks && visit(sq) {
                     return true;
                 }
             }

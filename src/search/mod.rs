@@ -5,6 +5,7 @@
 //! - [`movepick`]: move ordering and the history tables;
 //! - [`tt`]: the transposition table;
 //! - [`time`]: the time manager;
+//! - [`see`]: static exchange evaluation;
 //! - [`eval`]: the static evaluation;
 //! - [`params`]: every tunable number;
 //! - [`bench`], [`selfplay`], [`cli`]: the `sissa bench`, `sissa selfplay` and
@@ -16,6 +17,7 @@ pub mod eval;
 pub mod movepick;
 pub mod params;
 pub mod pvs;
+pub mod see;
 pub mod selfplay;
 pub mod time;
 pub mod tt;
