@@ -103,6 +103,18 @@ impl Geometry {
             && self.square(file, rank).is_none()
     }
 
+    /// A dense number for a real square, `rank * files + file`: below [`Geometry::area`], for
+    /// tables that would be mostly padding if indexed by mailbox cell.
+    #[inline]
+    pub fn dense_index(&self, sq: Square) -> usize {
+        self.rank_of[sq.index()] as usize * self.files as usize + self.file_of[sq.index()] as usize
+    }
+
+    /// Files times ranks: the size of a table indexed by [`Geometry::dense_index`].
+    pub fn area(&self) -> usize {
+        self.files as usize * self.ranks as usize
+    }
+
     /// Whether a mailbox index is a real square.
     #[inline]
     pub fn contains(&self, sq: Square) -> bool {

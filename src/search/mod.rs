@@ -185,6 +185,7 @@ impl Searcher {
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.tt.new_search();
+        self.history.prepare(pos);
         self.history.age();
         let result = pvs::Search::new(
             &mut self.tt,

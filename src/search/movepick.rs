@@ -1,6 +1,6 @@
-//! Move ordering: the transposition-table move, then captures and promotions that do not
-//! obviously lose material (most valuable victim, least valuable attacker), killers, the
-//! counter-move, quiet moves (drops included) by history, and losing captures last.
+//! Move ordering: a staged picker (the transposition-table move, captures and promotions
+//! that keep material by SEE, killers and the counter-move, quiet moves and drops by history
+//! and continuation history, losing captures last) and the history tables it reads.
 
 use arrayvec::ArrayVec;
 
@@ -11,6 +11,7 @@ use crate::position::Position;
 use crate::role::{ROLE_COUNT, Role};
 
 use super::params::{HISTORY_MAX, material};
+use super::see::see_ge;
 
 /// The role that makes `mv` (the king for castling, the dropped role for a drop).
 pub fn moving_role(pos: &Position, mv: Move) -> Role {
@@ -47,47 +48,125 @@ pub fn material_gain(pos: &Position, mv: Move) -> i32 {
     victim + promo
 }
 
-/// Whether a capture risks more than it takes: the attacker is worth more than the victim
-/// and the target square is defended. Defence is judged in the position before the move,
-/// which may miss a Venator screen or a Sissa path the moving piece itself opens; that only
-/// makes the test optimistic, so it orders such a capture early and never wrongly prunes it.
-pub fn is_losing_capture(pos: &Position, mv: Move) -> bool {
-    let attacker = material(moving_role(pos, mv));
-    let gain = material_gain(pos, mv);
-    gain < attacker && pos.attacked(mv.to, pos.side_to_move().flip())
+/// A piece arriving on a square: (colour, role, dense square) as one index, the key of the
+/// continuation history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u32);
+
+impl PieceTo {
+    /// The piece `mv` puts on its target (the mover's role before any promotion; the king for
+    /// castling), for the side to move of `pos`.
+    pub fn of(pos: &Position, mv: Move) -> PieceTo {
+        let g = &pos.variant().geometry;
+        let to = match mv.kind {
+            MoveKind::Castle => {
+                pos.variant().castlings[pos.side_to_move().index()][mv.extra as usize].king_to
+            }
+            _ => mv.to,
+        };
+        let piece = pos.side_to_move().index() * ROLE_COUNT + moving_role(pos, mv).index();
+        PieceTo((piece * g.area() + g.dense_index(to)) as u32)
+    }
 }
 
-/// Quiet-move statistics: history by (side, role, target) and counter-moves by (side, the
-/// previous move's target).
+/// The previous moves a node's quiet moves are judged against: 1, 2 and 4 plies back.
+pub type Continuations = [Option<PieceTo>; 3];
+
+/// Move statistics learnt from cutoffs: quiet history by (side, role, target), capture
+/// history by (side, attacker, target, victim), continuation history by (piece-to of an
+/// earlier move, piece-to of this one), and counter-moves by (side, the previous move's
+/// target).
 pub struct History {
-    table: Vec<i32>,
+    quiet: Vec<i32>,
+    capture: Vec<i32>,
+    continuation: Vec<i16>,
+    /// Piece-to keys per board: the continuation table is this squared.
+    keys: usize,
     counters: Vec<Option<Move>>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
-            table: vec![0; 2 * ROLE_COUNT * CELLS],
+            quiet: vec![0; 2 * ROLE_COUNT * CELLS],
+            capture: vec![0; 2 * ROLE_COUNT * CELLS * ROLE_COUNT],
+            continuation: Vec::new(),
+            keys: 0,
             counters: vec![None; 2 * CELLS],
         }
     }
 }
 
+/// Moves `h` towards `bonus`, saturating at [`HISTORY_MAX`] (the usual history gravity).
+fn gravity(h: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    h + bonus - h * bonus.abs() / HISTORY_MAX
+}
+
 impl History {
-    fn slot(pos: &Position, mv: Move) -> usize {
+    /// Sizes the continuation table for the board of `pos` (cleared when the board changes).
+    pub fn prepare(&mut self, pos: &Position) {
+        let keys = 2 * ROLE_COUNT * pos.variant().geometry.area();
+        if keys != self.keys {
+            self.keys = keys;
+            self.continuation = vec![0; keys * keys];
+        }
+    }
+
+    fn quiet_slot(pos: &Position, mv: Move) -> usize {
         let side = pos.side_to_move().index();
         (side * ROLE_COUNT + moving_role(pos, mv).index()) * CELLS + mv.to.index()
     }
 
-    pub fn score(&self, pos: &Position, mv: Move) -> i32 {
-        self.table[History::slot(pos, mv)]
+    fn capture_slot(pos: &Position, mv: Move) -> usize {
+        let side = pos.side_to_move().index();
+        let victim = captured_role(pos, mv).map_or(0, Role::index);
+        ((side * ROLE_COUNT + moving_role(pos, mv).index()) * CELLS + mv.to.index()) * ROLE_COUNT
+            + victim
     }
 
-    /// Moves a history score towards `bonus`'s sign, saturating at [`HISTORY_MAX`].
-    pub fn update(&mut self, pos: &Position, mv: Move, bonus: i32) {
-        let h = &mut self.table[History::slot(pos, mv)];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    fn continuation_slot(&self, earlier: PieceTo, now: PieceTo) -> Option<usize> {
+        let (e, n) = (earlier.0 as usize, now.0 as usize);
+        (e < self.keys && n < self.keys).then_some(e * self.keys + n)
+    }
+
+    /// The ordering score of a quiet move: its own history plus its continuation histories.
+    pub fn quiet_score(&self, pos: &Position, mv: Move, conts: &Continuations) -> i32 {
+        let now = PieceTo::of(pos, mv);
+        let mut score = self.quiet[History::quiet_slot(pos, mv)];
+        for earlier in conts.iter().flatten() {
+            if let Some(i) = self.continuation_slot(*earlier, now) {
+                score += i32::from(self.continuation[i]);
+            }
+        }
+        score
+    }
+
+    /// The quiet history alone (for reductions).
+    pub fn quiet_history(&self, pos: &Position, mv: Move) -> i32 {
+        self.quiet[History::quiet_slot(pos, mv)]
+    }
+
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        self.capture[History::capture_slot(pos, mv)]
+    }
+
+    /// Rewards (positive `bonus`) or punishes a quiet move, in its own history and in its
+    /// continuation histories.
+    pub fn update_quiet(&mut self, pos: &Position, mv: Move, conts: &Continuations, bonus: i32) {
+        let slot = History::quiet_slot(pos, mv);
+        self.quiet[slot] = gravity(self.quiet[slot], bonus);
+        let now = PieceTo::of(pos, mv);
+        for earlier in conts.iter().flatten() {
+            if let Some(i) = self.continuation_slot(*earlier, now) {
+                self.continuation[i] = gravity(i32::from(self.continuation[i]), bonus) as i16;
+            }
+        }
+    }
+
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, bonus: i32) {
+        let slot = History::capture_slot(pos, mv);
+        self.capture[slot] = gravity(self.capture[slot], bonus);
     }
 
     pub fn counter(&self, pos: &Position, previous: Move) -> Option<Move> {
@@ -103,76 +182,110 @@ impl History {
         }
     }
 
-    /// Halves every score: older searches count less.
+    /// Halves the quiet and capture scores: older searches count less.
     pub fn age(&mut self) {
-        for h in &mut self.table {
+        for h in self.quiet.iter_mut().chain(self.capture.iter_mut()) {
             *h /= 2;
         }
     }
 
     pub fn clear(&mut self) {
-        self.table.fill(0);
+        self.quiet.fill(0);
+        self.capture.fill(0);
+        self.continuation.fill(0);
         self.counters.fill(None);
     }
 }
 
-const TT_MOVE: i32 = i32::MAX;
-const GOOD_TACTICAL: i32 = 2_000_000;
-const KILLER: [i32; 2] = [1_000_000, 999_000];
-const COUNTER: i32 = 998_000;
-const LOSING_TACTICAL: i32 = -2_000_000;
+/// Room for losing captures held back; any beyond come out with the good ones.
+const MAX_BAD: usize = 64;
 
-/// Hands out moves best-first by selection: most nodes cut after one or two moves, so the
-/// full sort is never paid for.
-pub struct MovePicker {
-    moves: MoveList,
-    scores: ArrayVec<i32, MAX_MOVES>,
-    next: usize,
+/// The stages of the picker, in the order their moves come out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TtMove,
+    GoodTacticals,
+    Refutations,
+    Quiets,
+    BadTacticals,
+    Done,
 }
 
 /// What the picker needs to know besides the position.
-pub struct Hints<'a> {
+pub struct Hints {
     pub tt_move: Option<Move>,
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
-    pub history: &'a History,
+    pub conts: Continuations,
+}
+
+/// Hands out the moves of a node in stages: the transposition-table move; captures and
+/// promotions that do not lose material by SEE, best victim and capture history first; the
+/// killers and the counter-move; quiet moves and drops by history and continuation history;
+/// the losing captures last. Within a stage moves are picked by selection, so most nodes,
+/// which cut after a move or two, never pay for a sort, and quiet moves are scored only when
+/// their stage is reached.
+pub struct MovePicker {
+    /// Tacticals in `[0, tactical_end)`, quiets after them.
+    moves: MoveList,
+    scores: ArrayVec<i32, MAX_MOVES>,
+    tactical_end: usize,
+    next: usize,
+    stage: Stage,
+    tt_move: Option<Move>,
+    refutations: [Option<Move>; 3],
+    refutation_next: usize,
+    quiets_scored: bool,
+    /// Tacticals that lose material by SEE, in the order they were found.
+    bad: ArrayVec<Move, MAX_BAD>,
+    bad_next: usize,
+    /// Quiescence: tacticals only, no SEE split (the caller judges them).
+    tactical_only: bool,
+    conts: Continuations,
 }
 
 impl MovePicker {
-    pub fn new(pos: &Position, moves: MoveList, hints: &Hints) -> MovePicker {
-        let scores = moves
-            .iter()
-            .map(|&mv| {
-                if Some(mv) == hints.tt_move {
-                    TT_MOVE
-                } else if is_tactical(pos, mv) {
-                    let value = material_gain(pos, mv) * 16 - material(moving_role(pos, mv)) / 16;
-                    if is_losing_capture(pos, mv) {
-                        LOSING_TACTICAL + value
-                    } else {
-                        GOOD_TACTICAL + value
-                    }
-                } else if Some(mv) == hints.killers[0] {
-                    KILLER[0]
-                } else if Some(mv) == hints.killers[1] {
-                    KILLER[1]
-                } else if Some(mv) == hints.counter {
-                    COUNTER
-                } else {
-                    hints.history.score(pos, mv)
-                }
-            })
-            .collect();
+    /// A picker over `moves` (legal or pseudo-legal) for the main search.
+    pub fn new(pos: &Position, mut moves: MoveList, hints: &Hints, history: &History) -> MovePicker {
+        // Partition in place: the transposition-table move out, tacticals to the front.
+        let mut tt_move = None;
+        let mut scores = ArrayVec::new();
+        let mut tactical_end = 0;
+        let mut i = 0;
+        while i < moves.len() {
+            let mv = moves[i];
+            if Some(mv) == hints.tt_move {
+                tt_move = Some(mv);
+                moves.swap_remove(i);
+                continue;
+            }
+            if is_tactical(pos, mv) {
+                moves.swap(tactical_end, i);
+                scores.push(tactical_score(pos, mv, history));
+                tactical_end += 1;
+            }
+            i += 1;
+        }
         MovePicker {
             moves,
             scores,
+            tactical_end,
             next: 0,
+            stage: Stage::TtMove,
+            tt_move,
+            refutations: [hints.killers[0], hints.killers[1], hints.counter],
+            refutation_next: 0,
+            quiets_scored: false,
+            bad: ArrayVec::new(),
+            bad_next: 0,
+            tactical_only: false,
+            conts: hints.conts,
         }
     }
 
     /// Only captures and promotions to the most valuable promotion role (for quiescence),
-    /// best first by MVV-LVA.
-    pub fn tactical(pos: &Position, moves: MoveList) -> MovePicker {
+    /// best victim and capture history first.
+    pub fn tactical(pos: &Position, mut moves: MoveList, history: &History) -> MovePicker {
         let top = pos
             .variant()
             .spec
@@ -181,33 +294,42 @@ impl MovePicker {
             .map(|&r| material(r))
             .max()
             .unwrap_or(0);
-        let mut kept = MoveList::new();
-        let mut scores = ArrayVec::new();
-        for mv in moves {
+        moves.retain(|mv| {
             let under = mv.promotion_role().is_some_and(|r| material(r) < top);
-            if is_tactical(pos, mv) && !under {
-                kept.push(mv);
-                scores.push(material_gain(pos, mv) * 16 - material(moving_role(pos, mv)) / 16);
-            }
-        }
+            is_tactical(pos, *mv) && !under
+        });
+        let scores = moves
+            .iter()
+            .map(|&mv| tactical_score(pos, mv, history))
+            .collect();
         MovePicker {
-            moves: kept,
+            tactical_end: moves.len(),
+            moves,
             scores,
             next: 0,
+            stage: Stage::GoodTacticals,
+            tt_move: None,
+            refutations: [None; 3],
+            refutation_next: 0,
+            quiets_scored: true,
+            bad: ArrayVec::new(),
+            bad_next: 0,
+            tactical_only: true,
+            conts: [None; 3],
         }
     }
-}
 
-impl Iterator for MovePicker {
-    type Item = Move;
-
-    /// The best remaining move.
-    fn next(&mut self) -> Option<Move> {
-        if self.next >= self.moves.len() {
-            return None;
+    /// Skips the remaining quiet moves (late-move pruning); losing captures still come.
+    pub fn skip_quiets(&mut self) {
+        if matches!(self.stage, Stage::Refutations | Stage::Quiets) {
+            self.stage = Stage::BadTacticals;
         }
+    }
+
+    /// Swaps the best-scored move of `[self.next, end)` to `self.next` and returns it.
+    fn select(&mut self, end: usize) -> Move {
         let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
+        for i in self.next + 1..end {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
@@ -215,6 +337,132 @@ impl Iterator for MovePicker {
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
-        Some(self.moves[self.next - 1])
+        self.moves[self.next - 1]
+    }
+
+    /// The next move, or `None` when every move has been handed out.
+    pub fn next(&mut self, pos: &mut Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GoodTacticals;
+                    if self.tt_move.is_some() {
+                        return self.tt_move;
+                    }
+                }
+                Stage::GoodTacticals => {
+                    if self.next >= self.tactical_end {
+                        self.stage = if self.tactical_only {
+                            Stage::Done
+                        } else {
+                            Stage::Refutations
+                        };
+                        continue;
+                    }
+                    let mv = self.select(self.tactical_end);
+                    if self.tactical_only || self.bad.is_full() || see_ge(pos, mv, 0) {
+                        return Some(mv);
+                    }
+                    self.bad.push(mv);
+                }
+                Stage::Refutations => {
+                    while self.refutation_next < self.refutations.len() {
+                        let r = self.refutations[self.refutation_next];
+                        self.refutation_next += 1;
+                        let Some(mv) = r else { continue };
+                        if self.refutations[..self.refutation_next - 1].contains(&r) {
+                            continue;
+                        }
+                        let quiets = self.tactical_end..self.moves.len();
+                        if let Some(j) = quiets.into_iter().find(|&j| self.moves[j] == mv) {
+                            self.moves.swap_remove(j);
+                            return Some(mv);
+                        }
+                    }
+                    self.stage = Stage::Quiets;
+                    self.next = self.tactical_end;
+                }
+                Stage::Quiets => {
+                    if !self.quiets_scored {
+                        self.quiets_scored = true;
+                        self.scores.truncate(self.tactical_end);
+                        for &mv in &self.moves[self.tactical_end..] {
+                            self.scores.push(history.quiet_score(pos, mv, &self.conts));
+                        }
+                    }
+                    if self.next < self.moves.len() {
+                        return Some(self.select(self.moves.len()));
+                    }
+                    self.stage = Stage::BadTacticals;
+                }
+                Stage::BadTacticals => {
+                    if self.bad_next < self.bad.len() {
+                        self.bad_next += 1;
+                        return Some(self.bad[self.bad_next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+/// Ordering score of a capture or promotion: the material it takes first, then its capture
+/// history, then the cheaper attacker.
+fn tactical_score(pos: &Position, mv: Move, history: &History) -> i32 {
+    material_gain(pos, mv) * 16 + history.capture_score(pos, mv) / 8
+        - material(moving_role(pos, mv)) / 16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::variant::Variant;
+
+    #[test]
+    fn the_picker_yields_every_move_exactly_once() {
+        let mut rng = Rng::new(0x91c6);
+        let mut history = History::default();
+        for v in Variant::all() {
+            let mut pos = Position::startpos(v);
+            history.prepare(&pos);
+            for ply in 0..400 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    pos = Position::startpos(v);
+                    continue;
+                }
+                // Hints that are sometimes legal here and sometimes not.
+                let pick = |rng: &mut Rng| match rng.below(3) {
+                    0 => None,
+                    _ => Some(moves[rng.below(moves.len())]),
+                };
+                let hints = Hints {
+                    tt_move: pick(&mut rng),
+                    killers: [pick(&mut rng), pick(&mut rng)],
+                    counter: pick(&mut rng),
+                    conts: [None; 3],
+                };
+                let mut picker = MovePicker::new(&pos, moves.clone(), &hints, &history);
+                let mut seen = Vec::new();
+                while let Some(mv) = picker.next(&mut pos, &history) {
+                    seen.push(mv);
+                }
+                let mut want = moves.to_vec();
+                want.sort_by_key(|m| (m.from, m.to, m.extra, m.kind as u8));
+                seen.sort_by_key(|m| (m.from, m.to, m.extra, m.kind as u8));
+                assert_eq!(seen, want, "{} ply {ply}: {}", v.id(), pos.fen());
+                let mv = moves[rng.below(moves.len())];
+                let bonus = rng.below(2000) as i32 - 1000;
+                if is_tactical(&pos, mv) {
+                    history.update_capture(&pos, mv, bonus);
+                } else {
+                    history.update_quiet(&pos, mv, &[None; 3], bonus);
+                }
+                pos.make(mv);
+            }
+        }
     }
 }

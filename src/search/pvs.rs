@@ -10,8 +10,11 @@ use crate::position::Position;
 use crate::role::{Color, Role};
 
 use super::eval;
-use super::movepick::{Hints, History, MovePicker, is_tactical, material_gain, moving_role};
-use super::params::{self as p, material};
+use super::movepick::{
+    Continuations, Hints, History, MovePicker, PieceTo, is_tactical, material_gain,
+};
+use super::params as p;
+use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
@@ -60,6 +63,9 @@ pub struct Search<'a> {
     stopped: bool,
     root_depth: i32,
     killers: Vec<[Option<Move>; 2]>,
+    /// The piece-to key of the move made at each ply (`None` for a null move), for the
+    /// continuation history.
+    moved: Vec<Option<PieceTo>>,
     pv: Vec<Line>,
     root: Vec<RootMove>,
     lmr: Vec<[i32; 64]>,
@@ -97,6 +103,7 @@ impl<'a> Search<'a> {
             stopped: false,
             root_depth: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
+            moved: vec![None; MAX_PLY + 1],
             pv: vec![Line::new(); MAX_PLY + 1],
             root: Vec::new(),
             lmr,
@@ -139,13 +146,13 @@ impl<'a> Search<'a> {
             tt_move,
             killers: [None; 2],
             counter: None,
-            history: self.history,
+            conts: [None; 3],
         };
         let mut list = crate::movegen::MoveList::new();
         list.extend(root.iter().copied());
-        let mut picker = MovePicker::new(pos, list, &hints);
+        let mut picker = MovePicker::new(pos, list, &hints, self.history);
         self.root.clear();
-        for mv in &mut picker {
+        while let Some(mv) = picker.next(pos, self.history) {
             self.root.push(RootMove {
                 mv,
                 score: -INF,
@@ -275,6 +282,7 @@ impl<'a> Search<'a> {
         let alpha_start = alpha;
         for i in first..self.root.len() {
             let mv = self.root[i].mv;
+            self.moved[0] = Some(PieceTo::of(pos, mv));
             pos.make(mv);
             let gives_check = pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -432,6 +440,7 @@ impl<'a> Search<'a> {
                 && previous.is_some_and(|m| !m.is_null())
             {
                 let r = p::NMP_REDUCTION + depth / p::NMP_DEPTH_DIVISOR;
+                self.moved[ply] = None;
                 pos.make(Move::NULL);
                 let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 pos.unmake();
@@ -450,6 +459,7 @@ impl<'a> Search<'a> {
         }
         let counter = previous.and_then(|m| self.history.counter(pos, m));
         let killers = self.killers[ply];
+        let conts = self.continuations(ply);
         let mut picker = MovePicker::new(
             pos,
             moves,
@@ -457,8 +467,9 @@ impl<'a> Search<'a> {
                 tt_move,
                 killers,
                 counter,
-                history: self.history,
+                conts,
             },
+            self.history,
         );
         let futile = self.options.futility
             && !pv_node
@@ -472,7 +483,8 @@ impl<'a> Search<'a> {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
-        for mv in &mut picker {
+        let mut tacticals: ArrayVec<Move, 32> = ArrayVec::new();
+        while let Some(mv) = picker.next(pos, self.history) {
             let quiet = !is_tactical(pos, mv);
             if self.options.futility
                 && !pv_node
@@ -482,8 +494,10 @@ impl<'a> Search<'a> {
                 && searched >= late_move_limit
                 && best > -MATE_BOUND
             {
+                picker.skip_quiets();
                 continue;
             }
+            self.moved[ply] = Some(PieceTo::of(pos, mv));
             pos.make(mv);
             let gives_check = pos.in_check();
             if futile && quiet && !gives_check && searched > 0 {
@@ -535,15 +549,15 @@ impl<'a> Search<'a> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        if quiet {
-                            self.reward_quiet(pos, mv, &quiets, depth, ply, previous);
-                        }
+                        self.reward_cutoff(pos, mv, quiet, &quiets, &tacticals, depth, ply);
                         break;
                     }
                 }
             }
-            if quiet && !quiets.is_full() {
-                quiets.push(mv);
+            if quiet {
+                let _ = quiets.try_push(mv);
+            } else {
+                let _ = tacticals.try_push(mv);
             }
         }
         let bound = if best >= beta {
@@ -567,29 +581,47 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// A quiet move caused a cutoff: killer, counter-move and history bonus; the quiet moves
-    /// tried before it get a malus.
-    fn reward_quiet(
+    /// The continuation keys of a node at `ply`: the moves 1, 2 and 4 plies back.
+    fn continuations(&self, ply: usize) -> Continuations {
+        let back = |n: usize| ply.checked_sub(n).and_then(|i| self.moved[i]);
+        [back(1), back(2), back(4)]
+    }
+
+    /// `mv` caused a cutoff. A quiet move becomes a killer and the counter-move and gains
+    /// history (continuation history included), and the quiet moves tried before it lose
+    /// as much; a capture gains capture history. Either way the captures tried before it
+    /// lose capture history.
+    #[allow(clippy::too_many_arguments)]
+    fn reward_cutoff(
         &mut self,
         pos: &Position,
         mv: Move,
-        tried: &[Move],
+        quiet: bool,
+        quiets: &[Move],
+        tacticals: &[Move],
         depth: i32,
         ply: usize,
-        previous: Option<Move>,
     ) {
-        let k = &mut self.killers[ply];
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
-        }
-        if let Some(prev) = previous {
-            self.history.set_counter(pos, prev, mv);
-        }
         let bonus = (depth * depth * 16).min(p::HISTORY_MAX / 4);
-        self.history.update(pos, mv, bonus);
-        for &q in tried {
-            self.history.update(pos, q, -bonus);
+        if quiet {
+            let k = &mut self.killers[ply];
+            if k[0] != Some(mv) {
+                k[1] = k[0];
+                k[0] = Some(mv);
+            }
+            if let Some(prev) = pos.history.last().map(|u| u.mv) {
+                self.history.set_counter(pos, prev, mv);
+            }
+            let conts = self.continuations(ply);
+            self.history.update_quiet(pos, mv, &conts, bonus);
+            for &q in quiets {
+                self.history.update_quiet(pos, q, &conts, -bonus);
+            }
+        } else {
+            self.history.update_capture(pos, mv, bonus);
+        }
+        for &t in tacticals {
+            self.history.update_capture(pos, t, -bonus);
         }
     }
 
@@ -626,10 +658,12 @@ impl<'a> Search<'a> {
                     tt_move: entry.and_then(|e| e.mv),
                     killers: [None; 2],
                     counter: None,
-                    history: self.history,
+                    conts: [None; 3],
                 },
+                self.history,
             );
-            for mv in &mut picker {
+            while let Some(mv) = picker.next(pos, self.history) {
+                self.moved[ply] = Some(PieceTo::of(pos, mv));
                 pos.make(mv);
                 let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
@@ -646,24 +680,18 @@ impl<'a> Search<'a> {
                 return stand_pat;
             }
             best = Best::new(stand_pat, alpha.max(stand_pat));
-            let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves());
-            for mv in &mut picker {
+            let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves(), self.history);
+            while let Some(mv) = picker.next(pos, self.history) {
                 let gain = material_gain(pos, mv);
                 if mv.promotion_role().is_none() && stand_pat + gain + p::DELTA_MARGIN <= best.alpha
                 {
                     continue;
                 }
-                if !pos.is_legal_pseudo(mv) {
+                if !pos.is_legal_pseudo(mv) || !see_ge(pos, mv, 0) {
                     continue;
                 }
-                let attacker = material(moving_role(pos, mv));
+                self.moved[ply] = Some(PieceTo::of(pos, mv));
                 pos.make(mv);
-                // Exact after the move: a recapture the move itself allows (a Venator screen
-                // or Sissa path it opens) is seen, one it removes is not imagined.
-                if gain < attacker && pos.attacked(mv.to, pos.side_to_move()) {
-                    pos.unmake();
-                    continue;
-                }
                 let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
                 if self.stopped {
