@@ -146,6 +146,21 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+/// Null move: a further ply of reduction per this much static evaluation above beta, up to
+/// this many plies.
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+pub const NMP_EVAL_MAX: i32 = 3;
+/// Late move reductions: a quiet move's history (its own plus continuation histories) per
+/// ply of reduction taken off (or added when negative).
+pub const LMR_HISTORY_DIVISOR: i32 = 12_000;
+/// SEE pruning at shallow depth in non-PV nodes: captures losing more than this per ply of
+/// depth, quiet moves losing more than this per ply squared, are skipped.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+pub const SEE_CAPTURE_MARGIN: i32 = 90;
+pub const SEE_QUIET_MARGIN: i32 = 25;
+/// Internal iterative reduction: depth from which a node without a hash move is searched
+/// one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
 /// Quiescence: a capture that cannot bring the score within this of alpha is skipped.
 pub const DELTA_MARGIN: i32 = 200;
 /// History scores saturate at this magnitude.

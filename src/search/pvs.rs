@@ -16,7 +16,7 @@ use super::movepick::{
 use super::params as p;
 use super::see::see_ge;
 use super::time::TimeManager;
-use super::tt::TranspositionTable;
+use super::tt::{NO_EVAL, Record, TranspositionTable};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
 
 /// Larger than any score.
@@ -66,6 +66,9 @@ pub struct Search<'a> {
     /// The piece-to key of the move made at each ply (`None` for a null move), for the
     /// continuation history.
     moved: Vec<Option<PieceTo>>,
+    /// The static evaluation at each ply of the current line ([`NO_EVAL`] in check), for
+    /// `improving`.
+    evals: Vec<i32>,
     pv: Vec<Line>,
     root: Vec<RootMove>,
     lmr: Vec<[i32; 64]>,
@@ -104,6 +107,7 @@ impl<'a> Search<'a> {
             root_depth: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             moved: vec![None; MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 1],
             pv: vec![Line::new(); MAX_PLY + 1],
             root: Vec::new(),
             lmr,
@@ -327,8 +331,14 @@ impl<'a> Search<'a> {
             } else {
                 Bound::Upper
             };
-            let mv = best_move.or(Some(self.root[0].mv));
-            self.tt.store(pos.hash(), mv, best, depth, bound, 0);
+            let record = Record {
+                mv: best_move.or(Some(self.root[0].mv)),
+                score: best,
+                eval: NO_EVAL,
+                depth,
+                bound,
+            };
+            self.tt.store(pos.hash(), 0, record);
         }
         best
     }
@@ -422,14 +432,41 @@ impl<'a> Search<'a> {
         }
 
         let in_check = pos.in_check();
-        let static_eval = if in_check { -INF } else { self.evaluate(pos) };
+        // The evaluation stored with the position saves computing it again, and a stored
+        // score whose bound lies on the right side of it is a better estimate still.
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NO_EVAL)
+                .unwrap_or_else(|| self.evaluate(pos))
+        };
+        let static_eval = match entry {
+            _ if in_check => -INF,
+            Some(e)
+                if e.score.abs() < MATE_BOUND
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.score > raw_eval,
+                        Bound::Upper => e.score < raw_eval,
+                    } =>
+            {
+                e.score
+            }
+            _ => raw_eval,
+        };
+        self.evals[ply] = raw_eval;
+        // Better than two plies ago (or no way to tell): prune less.
+        let improving = !in_check
+            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || raw_eval > self.evals[ply - 2]);
         let us = pos.side_to_move();
         let previous = pos.history.last().map(|u| u.mv);
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             if self.options.futility
                 && depth <= p::RFP_MAX_DEPTH
-                && static_eval - p::RFP_MARGIN * depth >= beta
+                && static_eval - p::RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return static_eval;
             }
@@ -439,7 +476,9 @@ impl<'a> Search<'a> {
                 && has_pieces(pos, us)
                 && previous.is_some_and(|m| !m.is_null())
             {
-                let r = p::NMP_REDUCTION + depth / p::NMP_DEPTH_DIVISOR;
+                let r = p::NMP_REDUCTION
+                    + depth / p::NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / p::NMP_EVAL_DIVISOR).min(p::NMP_EVAL_MAX);
                 self.moved[ply] = None;
                 pos.make(Move::NULL);
                 let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -457,6 +496,12 @@ impl<'a> Search<'a> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        // No hash move to guide it: a shallower search here costs less and fills the table.
+        let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
         let counter = previous.and_then(|m| self.history.counter(pos, m));
         let killers = self.killers[ply];
         let conts = self.continuations(ply);
@@ -476,7 +521,11 @@ impl<'a> Search<'a> {
             && !in_check
             && depth <= p::FUTILITY_MAX_DEPTH
             && static_eval + p::FUTILITY_BASE + p::FUTILITY_PER_DEPTH * depth <= alpha;
-        let late_move_limit = p::LMP_BASE + (depth * depth) as usize;
+        let late_move_limit = if improving {
+            p::LMP_BASE + (depth * depth) as usize
+        } else {
+            (p::LMP_BASE + (depth * depth) as usize) / 2
+        };
 
         let alpha_start = alpha;
         let mut best = -INF;
@@ -497,6 +546,27 @@ impl<'a> Search<'a> {
                 picker.skip_quiets();
                 continue;
             }
+            if self.options.futility
+                && !pv_node
+                && !in_check
+                && searched > 0
+                && depth <= p::SEE_PRUNE_MAX_DEPTH
+                && best > -MATE_BOUND
+            {
+                let threshold = if quiet {
+                    -p::SEE_QUIET_MARGIN * depth * depth
+                } else {
+                    -p::SEE_CAPTURE_MARGIN * depth
+                };
+                if !see_ge(pos, mv, threshold) {
+                    continue;
+                }
+            }
+            let history = if quiet && depth >= p::LMR_MIN_DEPTH && searched >= p::LMR_MIN_MOVES {
+                self.history.quiet_score(pos, mv, &conts)
+            } else {
+                0
+            };
             self.moved[ply] = Some(PieceTo::of(pos, mv));
             pos.make(mv);
             let gives_check = pos.in_check();
@@ -521,9 +591,13 @@ impl<'a> Search<'a> {
                     if pv_node {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
                     if killers.contains(&Some(mv)) {
                         r -= 1;
                     }
+                    r -= history / p::LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut s = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
@@ -567,7 +641,14 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, best, depth, bound, ply);
+        let record = Record {
+            mv: best_move,
+            score: best,
+            eval: raw_eval,
+            depth,
+            bound,
+        };
+        self.tt.store(key, ply, record);
         best
     }
 
@@ -644,6 +725,7 @@ impl<'a> Search<'a> {
         }
         let alpha_start = alpha;
         let in_check = pos.in_check();
+        let mut raw_eval = NO_EVAL;
         let mut best;
         if in_check {
             let moves = pos.legal_moves();
@@ -675,7 +757,11 @@ impl<'a> Search<'a> {
                 }
             }
         } else {
-            let stand_pat = self.evaluate(pos);
+            let stand_pat = entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NO_EVAL)
+                .unwrap_or_else(|| self.evaluate(pos));
+            raw_eval = stand_pat;
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -709,7 +795,14 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best.mv, best.score, 0, bound, ply);
+        let record = Record {
+            mv: best.mv,
+            score: best.score,
+            eval: raw_eval,
+            depth: 0,
+            bound,
+        };
+        self.tt.store(key, ply, record);
         best.score
     }
 }

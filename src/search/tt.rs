@@ -15,9 +15,24 @@ pub struct Entry {
     key: u64,
     pub mv: Option<Move>,
     pub score: i32,
+    /// The static evaluation of the position ([`NO_EVAL`] when it was in check).
+    pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
     age: u8,
+}
+
+/// The stored evaluation of a position in check, which has none.
+pub const NO_EVAL: i32 = i32::MIN;
+
+/// What a search stores for a position.
+#[derive(Clone, Copy, Debug)]
+pub struct Record {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
 }
 
 impl Default for Entry {
@@ -26,6 +41,7 @@ impl Default for Entry {
             key: 0,
             mv: None,
             score: 0,
+            eval: NO_EVAL,
             depth: 0,
             bound: Bound::Exact,
             age: 0,
@@ -95,33 +111,26 @@ impl TranspositionTable {
     }
 
     /// Stores a result found `ply` plies from the root.
-    pub fn store(
-        &mut self,
-        key: u64,
-        mv: Option<Move>,
-        score: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-    ) {
+    pub fn store(&mut self, key: u64, ply: usize, r: Record) {
         let i = self.index(key);
         let age = self.age;
         let old = &mut self.entries[i];
         let same = old.key == key;
         if !same
             && old.age == age
-            && old.depth > depth + REPLACE_DEPTH_MARGIN
-            && bound != Bound::Exact
+            && old.depth > r.depth + REPLACE_DEPTH_MARGIN
+            && r.bound != Bound::Exact
         {
             return;
         }
-        let mv = if mv.is_none() && same { old.mv } else { mv };
+        let mv = if r.mv.is_none() && same { old.mv } else { r.mv };
         *old = Entry {
             key,
             mv,
-            score: score_to_tt(score, ply),
-            depth,
-            bound,
+            score: score_to_tt(r.score, ply),
+            eval: r.eval,
+            depth: r.depth,
+            bound: r.bound,
             age,
         };
     }
@@ -166,9 +175,17 @@ mod tests {
     fn mate_scores_are_stored_relative_to_the_node() {
         let mut tt = TranspositionTable::new(1).expect("1 MB");
         let key = 0x1234_5678_9abc_def1;
-        tt.store(key, None, MATE - 7, 5, Bound::Exact, 3);
+        let record = Record {
+            mv: None,
+            score: MATE - 7,
+            eval: 12,
+            depth: 5,
+            bound: Bound::Exact,
+        };
+        tt.store(key, 3, record);
         let e = tt.probe(key, 5).expect("entry");
         assert_eq!(e.score, MATE - 9);
+        assert_eq!(e.eval, 12);
         assert!(tt.probe(key ^ 1, 0).is_none());
     }
 
