@@ -246,7 +246,12 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker over `moves` (legal or pseudo-legal) for the main search.
-    pub fn new(pos: &Position, mut moves: MoveList, hints: &Hints, history: &History) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        mut moves: MoveList,
+        hints: &Hints,
+        history: &History,
+    ) -> MovePicker {
         // Partition in place: the transposition-table move out, tacticals to the front.
         let mut tt_move = None;
         let mut scores = ArrayVec::new();

@@ -179,5 +179,12 @@ pub const HARD_LIMIT_FACTOR: u32 = 4;
 pub const MAX_SHARE_OF_CLOCK: u32 = 3;
 /// An iteration is not started after this share (out of 8) of the target time.
 pub const SOFT_STOP_SHARE: u32 = 5;
+/// Soft target scaling: each recent change of the best move adds this share (the change
+/// count halves every iteration), and the target is multiplied by (base - share of the
+/// iteration's nodes spent on the best move), within [min, max].
+pub const STABILITY_WEIGHT: f64 = 0.5;
+pub const NODE_SHARE_BASE: f64 = 1.5;
+pub const SOFT_SCALE_MIN: f64 = 0.5;
+pub const SOFT_SCALE_MAX: f64 = 2.0;
 /// Nodes between two looks at the clock and the stop flag.
 pub const CHECK_EVERY: u64 = 1024;

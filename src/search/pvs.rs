@@ -15,7 +15,7 @@ use super::movepick::{
 };
 use super::params as p;
 use super::see::see_ge;
-use super::time::TimeManager;
+use super::time::{TimeManager, soft_scale};
 use super::tt::{NO_EVAL, Record, TranspositionTable};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
 
@@ -46,6 +46,8 @@ struct RootMove {
     /// Score of the last completed iteration (or -INF when unknown).
     score: i32,
     pv: Vec<Move>,
+    /// Nodes spent below this move in the current iteration.
+    nodes: u64,
 }
 
 type Line = ArrayVec<Move, MAX_PLY>;
@@ -161,6 +163,7 @@ impl<'a> Search<'a> {
                 mv,
                 score: -INF,
                 pv: vec![mv],
+                nodes: 0,
             });
         }
 
@@ -171,9 +174,15 @@ impl<'a> Search<'a> {
             _ => max_depth,
         };
         let mut completed = 0;
+        let mut best_changes = 0.0;
+        let mut last_best = None;
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
             self.seldepth = 0;
+            let nodes_before = self.nodes;
+            for rm in &mut self.root {
+                rm.nodes = 0;
+            }
             for k in 0..multipv {
                 self.aspirate(pos, depth as i32, k);
                 if self.stopped {
@@ -208,7 +217,17 @@ impl<'a> Search<'a> {
             {
                 break;
             }
-            if self.time.should_stop_iterating(self.control) {
+            best_changes /= 2.0;
+            if last_best.is_some_and(|m| m != self.root[0].mv) {
+                best_changes += 1.0;
+            }
+            last_best = Some(self.root[0].mv);
+            let iteration_nodes = (self.nodes - nodes_before).max(1);
+            let share = self.root[0].nodes as f64 / iteration_nodes as f64;
+            if self
+                .time
+                .should_stop_iterating(self.control, soft_scale(best_changes, share))
+            {
                 break;
             }
         }
@@ -287,6 +306,7 @@ impl<'a> Search<'a> {
         for i in first..self.root.len() {
             let mv = self.root[i].mv;
             self.moved[0] = Some(PieceTo::of(pos, mv));
+            let nodes_before = self.nodes;
             pos.make(mv);
             let gives_check = pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -301,6 +321,7 @@ impl<'a> Search<'a> {
                 }
             };
             pos.unmake();
+            self.root[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

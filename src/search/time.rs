@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::params::{
-    DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, INCREMENT_SHARE, MAX_SHARE_OF_CLOCK, SOFT_STOP_SHARE,
+    DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, INCREMENT_SHARE, MAX_SHARE_OF_CLOCK, NODE_SHARE_BASE,
+    SOFT_SCALE_MAX, SOFT_SCALE_MIN, SOFT_STOP_SHARE, STABILITY_WEIGHT,
 };
 use super::{Control, Limits};
 
@@ -66,11 +67,37 @@ impl TimeManager {
         }
     }
 
-    /// Whether another iteration should not be started.
-    pub fn should_stop_iterating(&mut self, control: &Control) -> bool {
+    /// Whether another iteration should not be started. `scale` (from [`soft_scale`])
+    /// stretches the soft target when the best move is unsettled and shrinks it when one
+    /// move is clearly best; the hard deadline never moves.
+    pub fn should_stop_iterating(&mut self, control: &Control, scale: f64) -> bool {
         match (self.soft, self.counting(control)) {
-            (Some(t), Some(s)) => s.elapsed() >= t * SOFT_STOP_SHARE / 8,
+            (Some(t), Some(s)) => s.elapsed() >= (t * SOFT_STOP_SHARE / 8).mul_f64(scale),
             _ => false,
         }
+    }
+}
+
+/// How much of the soft target to use, from the best move's recent changes (`changes`, a
+/// count that halves every iteration and grows by one when the best move changes) and the
+/// share of the last iteration's nodes spent on the best move.
+pub fn soft_scale(changes: f64, best_share: f64) -> f64 {
+    let instability = 1.0 + STABILITY_WEIGHT * changes;
+    let effort = NODE_SHARE_BASE - best_share.clamp(0.0, 1.0);
+    (instability * effort).clamp(SOFT_SCALE_MIN, SOFT_SCALE_MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::soft_scale;
+
+    #[test]
+    fn an_unsettled_best_move_gets_more_time_a_clear_one_less() {
+        let settled = soft_scale(0.0, 0.9);
+        let normal = soft_scale(0.0, 0.5);
+        let unsettled = soft_scale(2.0, 0.5);
+        assert!(settled < normal && normal < unsettled);
+        assert!(soft_scale(100.0, 0.0) <= super::SOFT_SCALE_MAX);
+        assert!(soft_scale(0.0, 1.0) >= super::SOFT_SCALE_MIN);
     }
 }
