@@ -158,15 +158,19 @@ fn uci_line(rng: &mut Rng, unknown: &mut usize) -> String {
         ),
         // Hash gets small sizes only: every `ucinewgame` clears the whole table, and a
         // clamped 4 GB table would make the test slow without testing anything new.
-        8 => match rng.below(2) {
+        // Threads likewise: a clamped 128-thread search on two cores would only be slow.
+        8 => match rng.below(3) {
             0 => format!(
                 "setoption name Hash value {}",
                 rng.pick(&["1", "2", "-3", "x", ""])
             ),
+            1 => format!(
+                "setoption name Threads value {}",
+                rng.pick(&["1", "2", "0", "-3", "x", ""])
+            ),
             _ => format!(
                 "setoption name {} value {}",
                 rng.pick(&[
-                    "Threads",
                     "MultiPV",
                     "Move Overhead",
                     "Ponder",
@@ -250,7 +254,10 @@ fn cecp_line(rng: &mut Rng, unknown: &mut usize) -> String {
         ),
         11 => format!("st {}", rng.pick(&["0.01", "0", "1", "x"])),
         12 => format!("sd {}", rng.pick(&["1", "2", "300", "-4", "x"])),
-        13 => format!("{} {}", rng.pick(&["time", "otim", "cores"]), n(rng)),
+        13 => match rng.below(4) {
+            0 => format!("cores {}", rng.pick(&["1", "2", "0", "x", ""])),
+            _ => format!("{} {}", rng.pick(&["time", "otim"]), n(rng)),
+        },
         14 => rng
             .pick(&["post", "nopost", "hard", "easy", "random", "computer"])
             .to_string(),

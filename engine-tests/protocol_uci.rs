@@ -233,3 +233,33 @@ fn search_options_can_be_switched() {
     );
     assert_ne!(best, "bestmove (none)");
 }
+
+#[test]
+fn threads_are_clamped_with_a_message_and_two_threads_search() {
+    let mut e = uci();
+    e.send("setoption name Threads value 1000");
+    e.send("setoption name Threads value 0");
+    let lines = e.sync_uci();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1000 threads asked for") && l.ends_with("so 128")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("0 threads asked for") && l.ends_with("so 1")),
+        "{lines:?}"
+    );
+    e.send("setoption name Threads value 2");
+    e.send("setoption name UCI_Variant value venomous");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (best, _) = e.until_prefix("bestmove");
+    assert_ne!(best, "bestmove (none)");
+    e.send("go infinite");
+    e.send("stop");
+    let (best, _) = e.until_prefix("bestmove");
+    assert_ne!(best, "bestmove (none)");
+}

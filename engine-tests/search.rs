@@ -272,10 +272,12 @@ fn node_limited_searches_are_deterministic() {
     }
 }
 
-#[test]
-fn stop_from_another_thread_returns_promptly() {
-    let v = Variant::by_name("venomous").expect("venomous");
-    let mut pos = Position::startpos(v);
+/// An infinite search on `threads` threads, stopped from another thread after `after`.
+fn search_until_stopped(
+    pos: &mut Position,
+    threads: usize,
+    after: Duration,
+) -> (SearchResult, Vec<Info>) {
     let control = Control::default();
     let limits = Limits {
         infinite: true,
@@ -283,16 +285,63 @@ fn stop_from_another_thread_returns_promptly() {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(16).expect("hash table");
-    let start = Instant::now();
+    searcher.set_threads(threads);
+    let mut infos = Vec::new();
     let result = std::thread::scope(|s| {
         s.spawn(|| {
-            std::thread::sleep(Duration::from_millis(300));
+            std::thread::sleep(after);
             control.stop.store(true, Ordering::Relaxed);
         });
-        searcher.search(&mut pos, &limits, &control, &mut |_| {})
+        searcher.search(pos, &limits, &control, &mut |i| infos.push(i.clone()))
     });
+    (result, infos)
+}
+
+#[test]
+fn stop_from_another_thread_returns_promptly() {
+    let v = Variant::by_name("venomous").expect("venomous");
+    let mut pos = Position::startpos(v);
+    let start = Instant::now();
+    let (result, _) = search_until_stopped(&mut pos, 1, Duration::from_millis(300));
     assert!(start.elapsed() < Duration::from_secs(5));
     assert!(pos.legal_moves().contains(&result.best.expect("a move")));
+}
+
+#[test]
+fn two_threads_stop_on_request_with_a_legal_move() {
+    for v in Variant::all() {
+        let mut pos = Position::startpos(v);
+        let (result, infos) = search_until_stopped(&mut pos, 2, Duration::from_millis(200));
+        assert!(pos.legal_moves().contains(&result.best.expect("a move")));
+        assert!(!infos.is_empty(), "{}", v.id());
+    }
+}
+
+#[test]
+fn a_node_limit_counts_every_thread() {
+    let mut pos = Position::startpos(Variant::by_name("gustav3").expect("gustav3"));
+    let limits = Limits {
+        nodes: Some(50_000),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(16).expect("hash table");
+    searcher.set_threads(2);
+    let result = searcher.search(&mut pos, &limits, &Control::default(), &mut |_| {});
+    // The helper publishes its count every 1024 nodes: the total may pass the limit by that.
+    assert!(result.nodes <= 50_000 + 2 * 1024, "{}", result.nodes);
+    assert!(result.best.is_some());
+}
+
+#[test]
+fn thread_counts_are_clamped() {
+    let mut searcher = Searcher::new(1).expect("hash table");
+    searcher.set_threads(0);
+    assert_eq!(searcher.threads(), 1);
+    searcher.set_threads(100_000);
+    assert_eq!(searcher.threads(), sissa::search::MAX_THREADS);
+    searcher.set_threads(3);
+    assert_eq!(searcher.threads(), 3);
 }
 
 #[test]

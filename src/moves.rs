@@ -153,10 +153,12 @@ impl Position {
 
     /// Reads a move in UCI form (ranks counted from `rank_base`) and checks it is legal here.
     /// Accepts the king-onto-own-rook form for every castling, either case for promotion and
-    /// drop letters, and `0000`/`@@@@` for the null move, which is refused while the side to
+    /// drop letters, a promotion letter after `=` or in parentheses (`e9e10=s`, `e9e10(x)`,
+    /// as XBoard writes a promotion to a piece lettered x), and `0000`/`@@@@` for the null move, which is refused while the side to
     /// move is in check (passing would let the king be captured).
     pub fn parse_move(&mut self, text: &str, rank_base: i32) -> Result<Move, MoveError> {
-        let text = text.trim();
+        let promotion = plain_promotion(text.trim());
+        let text = promotion.as_str();
         if text == "0000" || text == "@@@@" {
             if self.in_check() {
                 return Err(MoveError::Illegal {
@@ -274,6 +276,24 @@ impl Position {
                     .castle_rook_text(mv, rank_base)
                     .is_some_and(|t| t == wanted)
         })
+    }
+}
+
+/// `e9e10=s` and `e9e10(s)` as `e9e10s`; any other text unchanged.
+fn plain_promotion(text: &str) -> String {
+    let letter = |piece: &str| {
+        let mut chars = piece.chars();
+        matches!((chars.next(), chars.next()), (Some(c), None) if c.is_ascii_alphabetic())
+    };
+    if let Some(head) = text.strip_suffix(')')
+        && let Some((squares, piece)) = head.rsplit_once('(')
+        && letter(piece)
+    {
+        return format!("{squares}{piece}");
+    }
+    match text.rsplit_once('=') {
+        Some((squares, piece)) if letter(piece) => format!("{squares}{piece}"),
+        _ => text.to_string(),
     }
 }
 

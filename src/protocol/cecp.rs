@@ -220,8 +220,7 @@ impl Cecp {
                 None => error("bad number", line),
             },
             "cores" => match parse_clamped(rest, u64::MAX) {
-                Some(n) if n > 1 => log::info!("{n} cores offered; Sissa searches on one"),
-                Some(_) => {}
+                Some(n) => self.worker.set_threads(n),
                 None => error("bad number", line),
             },
             "option" => self.option(rest, line),
@@ -522,7 +521,10 @@ impl Cecp {
                     Score::Mate(n) if n > 0 => MATE_SCORE + n as i64,
                     Score::Mate(n) => -MATE_SCORE + n as i64,
                 };
-                let pv = pv_text(&root, &info.pv, base);
+                let pv: Vec<String> = pv_text(&root, &info.pv, base)
+                    .into_iter()
+                    .map(cecp_text)
+                    .collect();
                 send(&format!(
                     "{} {score} {centis} {} {}",
                     info.depth,
@@ -556,7 +558,7 @@ impl Cecp {
             self.claim_if_over();
             return;
         };
-        let text = self.pos.move_text(mv, self.rank_base());
+        let text = cecp_text(self.pos.move_text(mv, self.rank_base()));
         self.pos.make(mv);
         send(&format!("move {text}"));
         self.claim_if_over();
@@ -567,7 +569,7 @@ impl Cecp {
         let total = self.pos.clone().legal_moves().len();
         let best = s
             .best
-            .map(|m| pv_text(&self.pos, &[m], self.rank_base()).join(""))
+            .map(|m| cecp_text(pv_text(&self.pos, &[m], self.rank_base()).join("")))
             .unwrap_or_default();
         send(&format!(
             "stat01: {} {} {} {total} {total} {best}",
@@ -700,6 +702,17 @@ impl Cecp {
 
 fn lock(stat: &Mutex<Stat>) -> std::sync::MutexGuard<'_, Stat> {
     stat.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A move as CECP writes it: XBoard reads a trailing `x` as the start of a multi-leg
+/// capture, never as a promotion piece, so a promotion to the Sorcerer Snake (letter X) is
+/// written with the piece in parentheses, `i2i0(x)`, a form XBoard's parser also accepts
+/// (found when XBoard forfeited Sissa for `i2i0x`); [`Position::parse_move`] reads it too.
+fn cecp_text(text: String) -> String {
+    match text.strip_suffix('x') {
+        Some(head) => format!("{head}(x)"),
+        None => text,
+    }
 }
 
 /// `Error (reason): command`, CECP's answer to a command the engine cannot use.
@@ -858,6 +871,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_snake_promotion_is_written_so_that_xboard_reads_it() {
+        let v = Variant::by_name("venomous").unwrap();
+        let mut pos =
+            Position::from_fen(v, "4k5/2P7/10/10/10/10/10/10/10/4K5[] w - - 0 1").expect("FEN");
+        let promotions: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.promotion_role().is_some())
+            .collect();
+        assert!(
+            promotions
+                .iter()
+                .any(|m| m.promotion_role() == Some(Role::Snake))
+        );
+        for mv in promotions {
+            let text = cecp_text(pos.move_text(mv, 0));
+            assert!(!text.ends_with('x'), "{text}");
+            assert_eq!(pos.parse_move(&text, 0), Ok(mv), "{text}");
+        }
+        assert_eq!(cecp_text("c8c9x".to_string()), "c8c9(x)");
     }
 
     #[test]

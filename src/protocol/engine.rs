@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::{Event, send};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{Control, Info, Limits, SearchResult, Searcher, tt};
+use crate::search::{Control, Info, Limits, MAX_THREADS, SearchResult, Searcher, tt};
 
 /// Prints one progress report; owns whatever it needs to format the PV.
 pub(crate) type Reporter = Box<dyn FnMut(&Info) + Send>;
@@ -35,6 +35,7 @@ pub(crate) struct Worker {
     /// The size of the searcher's table, and the size asked for (applied when idle).
     hash_mb: usize,
     wanted_hash_mb: usize,
+    wanted_threads: usize,
     events: Sender<Event>,
     complain: fn(&str),
 }
@@ -50,6 +51,7 @@ impl Worker {
             next_id: 1,
             hash_mb: tt::DEFAULT_MB,
             wanted_hash_mb: tt::DEFAULT_MB,
+            wanted_threads: 1,
             events,
         })
     }
@@ -59,16 +61,31 @@ impl Worker {
     /// the clock. A size the machine cannot give keeps the old table, with a message.
     pub(crate) fn set_hash(&mut self, mb: usize) {
         self.wanted_hash_mb = mb;
-        self.apply_hash();
+        self.apply_settings();
     }
 
-    fn apply_hash(&mut self) {
-        if self.wanted_hash_mb == self.hash_mb {
-            return;
+    /// Asks for `n` search threads (1 to [`MAX_THREADS`]; other values are clamped with a
+    /// message), applied now if idle, else when the running job ends.
+    pub(crate) fn set_threads(&mut self, n: u64) {
+        if !(1..=MAX_THREADS as u64).contains(&n) {
+            (self.complain)(&format!(
+                "{n} threads asked for; Sissa searches with 1 to {MAX_THREADS}, so {}",
+                n.clamp(1, MAX_THREADS as u64)
+            ));
         }
+        self.wanted_threads = n.clamp(1, MAX_THREADS as u64) as usize;
+        self.apply_settings();
+    }
+
+    /// Applies the hash size and thread count asked for, if the searcher is idle.
+    fn apply_settings(&mut self) {
         let Some(searcher) = self.searcher.as_mut() else {
             return;
         };
+        searcher.set_threads(self.wanted_threads);
+        if self.wanted_hash_mb == self.hash_mb {
+            return;
+        }
         let mb = self.wanted_hash_mb;
         match searcher.resize_hash(mb) {
             Ok(()) => {
@@ -172,7 +189,7 @@ impl Worker {
         match r.handle.join() {
             Ok((searcher, outcome)) => {
                 self.searcher = Some(searcher);
-                self.apply_hash();
+                self.apply_settings();
                 Some(outcome)
             }
             Err(_) => {
@@ -181,6 +198,7 @@ impl Worker {
                 self.searcher = Searcher::new(self.hash_mb)
                     .or_else(|_| Searcher::new(tt::DEFAULT_MB))
                     .ok();
+                self.apply_settings();
                 None
             }
         }

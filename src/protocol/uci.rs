@@ -11,7 +11,7 @@ use super::{
 };
 use crate::position::Position;
 use crate::search::{
-    Bound, Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult, tt,
+    Bound, Clock, Info, Limits, MAX_DEPTH, MAX_THREADS, Score, SearchOptions, SearchResult, tt,
 };
 use crate::variant::Variant;
 
@@ -90,7 +90,9 @@ impl Uci {
             tt::DEFAULT_MB,
             tt::MAX_MB
         ));
-        send("option name Threads type spin default 1 min 1 max 1");
+        send(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         send(&format!(
             "option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"
         ));
@@ -197,8 +199,7 @@ impl Uci {
                 None => bad_value(&name, &value),
             },
             "threads" => match number(u64::MAX) {
-                Some(1) => {}
-                Some(_) => send("info string Sissa searches on one thread; Threads stays 1"),
+                Some(n) => self.worker.set_threads(n),
                 None => bad_value(&name, &value),
             },
             "multipv" => match number(MULTIPV_MAX) {

@@ -34,6 +34,9 @@ pub struct SearchArgs {
     /// Number of principal variations to report.
     #[arg(long, default_value_t = 1)]
     pub multipv: usize,
+    /// Search threads (Lazy SMP), 1 to 128.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 /// `sissa bench`: fixed-depth search over fixed positions of all four variants.
@@ -92,7 +95,14 @@ pub fn run_search(args: &SearchArgs) -> Result<(), String> {
         stop: AtomicBool::new(false),
         pondering: AtomicBool::new(false),
     };
+    if !(1..=super::MAX_THREADS).contains(&args.threads) {
+        return Err(format!(
+            "--threads must be from 1 to {}",
+            super::MAX_THREADS
+        ));
+    }
     let mut searcher = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
+    searcher.set_threads(args.threads);
     let shown = pos.clone();
     let result = searcher.search(&mut pos, &limits, &control, &mut |info| {
         println!("{}", info_line(&shown, info));

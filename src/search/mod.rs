@@ -22,7 +22,7 @@ pub mod selfplay;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::moves::Move;
@@ -137,22 +137,39 @@ pub struct Control {
     pub pondering: AtomicBool,
 }
 
+/// Most search threads accepted (UCI `Threads`, CECP `cores`, `--threads`).
+pub const MAX_THREADS: usize = 128;
+
 /// A searcher with its transposition table, history tables and options; one per engine.
+/// With more than one thread it runs a Lazy SMP search: every thread searches the same root
+/// with its own histories and the one shared table, and the main thread's result is played.
 pub struct Searcher {
     pub options: SearchOptions,
     tt: TranspositionTable,
-    history: History,
+    /// One per thread, the main thread's first.
+    histories: Vec<History>,
 }
 
 impl Searcher {
-    /// A searcher with a transposition table of `hash_mb` megabytes (1 to
+    /// A one-thread searcher with a transposition table of `hash_mb` megabytes (1 to
     /// [`tt::MAX_MB`]); an error if the machine cannot give that much.
     pub fn new(hash_mb: usize) -> Result<Searcher, String> {
         Ok(Searcher {
             options: SearchOptions::default(),
             tt: TranspositionTable::new(hash_mb)?,
-            history: History::default(),
+            histories: vec![History::default()],
         })
+    }
+
+    /// Sets the number of search threads, 1 to [`MAX_THREADS`] (clamped).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.histories
+            .resize_with(threads.clamp(1, MAX_THREADS), History::default);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.histories.len()
     }
 
     /// Replaces the transposition table by an empty one of `mb` megabytes. On failure the
@@ -165,7 +182,9 @@ impl Searcher {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.clear();
+        for h in &mut self.histories {
+            h.clear();
+        }
     }
 
     /// Per mille of the hash table in use.
@@ -176,7 +195,8 @@ impl Searcher {
     /// Searches `pos` within `limits`, calling `on_info` after every iteration (once per
     /// principal variation). Always returns a legal move when one exists, even when stopped
     /// at once. With `infinite` or while pondering, it returns only after `stop` (or, when
-    /// pondering, after `pondering` is cleared and the limits are met).
+    /// pondering, after `pondering` is cleared and the limits are met). Node limits count
+    /// the nodes of every thread.
     pub fn search(
         &mut self,
         pos: &mut Position,
@@ -185,16 +205,50 @@ impl Searcher {
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.tt.new_search();
-        self.history.prepare(pos);
-        self.history.age();
-        let result = pvs::Search::new(
-            &mut self.tt,
-            &mut self.history,
-            &self.options,
+        for h in &mut self.histories {
+            h.prepare(pos);
+            h.age();
+        }
+        let helper_nodes = AtomicU64::new(0);
+        let helper_control = Control::default();
+        let shared = pvs::Shared {
+            tt: &self.tt,
+            options: &self.options,
             control,
-            limits,
-        )
-        .run(pos, limits, on_info);
+            helper_nodes: &helper_nodes,
+        };
+        // Helpers search until the main thread is done; they have no clock and no limit.
+        let helper_limits = Limits {
+            infinite: true,
+            multipv: 1,
+            searchmoves: limits.searchmoves.clone(),
+            ..Limits::default()
+        };
+        let (main_history, helper_histories) = self
+            .histories
+            .split_first_mut()
+            .expect("a searcher always has its main thread's history");
+        let result = std::thread::scope(|scope| {
+            for history in helper_histories.iter_mut() {
+                let mut helper_pos = pos.clone();
+                let shared = pvs::Shared {
+                    control: &helper_control,
+                    ..shared
+                };
+                let helper_limits = &helper_limits;
+                scope.spawn(move || {
+                    pvs::Search::new(shared, history, helper_limits, false).run(
+                        &mut helper_pos,
+                        helper_limits,
+                        &mut |_| {},
+                    );
+                });
+            }
+            let result =
+                pvs::Search::new(shared, main_history, limits, true).run(pos, limits, on_info);
+            helper_control.stop.store(true, Ordering::Relaxed);
+            result
+        });
         loop {
             let waiting = limits.infinite || control.pondering.load(Ordering::Relaxed);
             if !waiting || control.stop.load(Ordering::Relaxed) {

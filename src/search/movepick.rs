@@ -48,26 +48,10 @@ pub fn material_gain(pos: &Position, mv: Move) -> i32 {
     victim + promo
 }
 
-/// A piece arriving on a square: (colour, role, dense square) as one index, the key of the
-/// continuation history.
+/// A piece arriving on a square: (colour, role of the variant's army, dense square) as one
+/// index, the key of the continuation history (see [`History::piece_to`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceTo(u32);
-
-impl PieceTo {
-    /// The piece `mv` puts on its target (the mover's role before any promotion; the king for
-    /// castling), for the side to move of `pos`.
-    pub fn of(pos: &Position, mv: Move) -> PieceTo {
-        let g = &pos.variant().geometry;
-        let to = match mv.kind {
-            MoveKind::Castle => {
-                pos.variant().castlings[pos.side_to_move().index()][mv.extra as usize].king_to
-            }
-            _ => mv.to,
-        };
-        let piece = pos.side_to_move().index() * ROLE_COUNT + moving_role(pos, mv).index();
-        PieceTo((piece * g.area() + g.dense_index(to)) as u32)
-    }
-}
 
 /// The previous moves a node's quiet moves are judged against: 1, 2 and 4 plies back.
 pub type Continuations = [Option<PieceTo>; 3];
@@ -82,6 +66,9 @@ pub struct History {
     continuation: Vec<i16>,
     /// Piece-to keys per board: the continuation table is this squared.
     keys: usize,
+    /// Each role's place in the army of the variant prepared for.
+    army_slot: [u8; ROLE_COUNT],
+    army_size: usize,
     counters: Vec<Option<Move>>,
 }
 
@@ -92,6 +79,8 @@ impl Default for History {
             capture: vec![0; 2 * ROLE_COUNT * CELLS * ROLE_COUNT],
             continuation: Vec::new(),
             keys: 0,
+            army_slot: [0; ROLE_COUNT],
+            army_size: 0,
             counters: vec![None; 2 * CELLS],
         }
     }
@@ -104,13 +93,36 @@ fn gravity(h: i32, bonus: i32) -> i32 {
 }
 
 impl History {
-    /// Sizes the continuation table for the board of `pos` (cleared when the board changes).
+    /// Sizes the continuation table for the variant of `pos`: two colours, its army's roles
+    /// and its board (about 8 MB for Venomous), cleared when the variant changes.
     pub fn prepare(&mut self, pos: &Position) {
-        let keys = 2 * ROLE_COUNT * pos.variant().geometry.area();
-        if keys != self.keys {
+        let v = pos.variant();
+        let mut army_slot = [0u8; ROLE_COUNT];
+        for (i, role) in v.spec.army.iter().enumerate() {
+            army_slot[role.index()] = i as u8;
+        }
+        let keys = 2 * v.spec.army.len() * v.geometry.area();
+        if keys != self.keys || army_slot != self.army_slot {
             self.keys = keys;
+            self.army_slot = army_slot;
+            self.army_size = v.spec.army.len();
             self.continuation = vec![0; keys * keys];
         }
+    }
+
+    /// The piece `mv` puts on its target (the mover's role before any promotion; the king
+    /// for castling), for the side to move of `pos`.
+    pub fn piece_to(&self, pos: &Position, mv: Move) -> PieceTo {
+        let g = &pos.variant().geometry;
+        let to = match mv.kind {
+            MoveKind::Castle => {
+                pos.variant().castlings[pos.side_to_move().index()][mv.extra as usize].king_to
+            }
+            _ => mv.to,
+        };
+        let role = usize::from(self.army_slot[moving_role(pos, mv).index()]);
+        let piece = pos.side_to_move().index() * self.army_size + role;
+        PieceTo((piece * g.area() + g.dense_index(to)) as u32)
     }
 
     fn quiet_slot(pos: &Position, mv: Move) -> usize {
@@ -132,7 +144,7 @@ impl History {
 
     /// The ordering score of a quiet move: its own history plus its continuation histories.
     pub fn quiet_score(&self, pos: &Position, mv: Move, conts: &Continuations) -> i32 {
-        let now = PieceTo::of(pos, mv);
+        let now = self.piece_to(pos, mv);
         let mut score = self.quiet[History::quiet_slot(pos, mv)];
         for earlier in conts.iter().flatten() {
             if let Some(i) = self.continuation_slot(*earlier, now) {
@@ -156,7 +168,7 @@ impl History {
     pub fn update_quiet(&mut self, pos: &Position, mv: Move, conts: &Continuations, bonus: i32) {
         let slot = History::quiet_slot(pos, mv);
         self.quiet[slot] = gravity(self.quiet[slot], bonus);
-        let now = PieceTo::of(pos, mv);
+        let now = self.piece_to(pos, mv);
         for earlier in conts.iter().flatten() {
             if let Some(i) = self.continuation_slot(*earlier, now) {
                 self.continuation[i] = gravity(i32::from(self.continuation[i]), bonus) as i16;

@@ -3,6 +3,8 @@
 //! futility, null move, futility and late-move pruning, late move reductions, check
 //! extension, and quiescence over captures and promotions (every evasion when in check).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use arrayvec::ArrayVec;
 
 use crate::moves::Move;
@@ -52,12 +54,27 @@ struct RootMove {
 
 type Line = ArrayVec<Move, MAX_PLY>;
 
-/// The state of one search.
+/// What every thread of one search shares.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub options: &'a SearchOptions,
+    pub control: &'a Control,
+    /// Nodes searched by the helper threads, published in batches of
+    /// [`p::CHECK_EVERY`]: the main thread adds them to its own for reports and node limits.
+    pub helper_nodes: &'a AtomicU64,
+}
+
+/// The state of one search thread.
 pub struct Search<'a> {
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     history: &'a mut History,
     options: &'a SearchOptions,
     control: &'a Control,
+    helper_nodes: &'a AtomicU64,
+    /// The main thread reports, keeps the clock and applies the node limit; helpers only
+    /// fill the shared table until told to stop.
+    main: bool,
     time: TimeManager,
     node_limit: Option<u64>,
     nodes: u64,
@@ -78,12 +95,17 @@ pub struct Search<'a> {
 
 impl<'a> Search<'a> {
     pub fn new(
-        tt: &'a mut TranspositionTable,
+        shared: Shared<'a>,
         history: &'a mut History,
-        options: &'a SearchOptions,
-        control: &'a Control,
         limits: &Limits,
+        main: bool,
     ) -> Search<'a> {
+        let Shared {
+            tt,
+            options,
+            control,
+            helper_nodes,
+        } = shared;
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0; 64];
@@ -101,6 +123,8 @@ impl<'a> Search<'a> {
             history,
             options,
             control,
+            helper_nodes,
+            main,
             time: TimeManager::new(limits, control),
             node_limit: limits.nodes,
             nodes: 0,
@@ -204,7 +228,7 @@ impl<'a> Search<'a> {
                     multipv: k + 1,
                     score: to_score(rm.score),
                     bound: Bound::Exact,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     time: self.time.start.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv: rm.pv.clone(),
@@ -252,7 +276,7 @@ impl<'a> Search<'a> {
             ponder,
             score: to_score(score),
             depth: completed,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
         }
     }
 
@@ -305,7 +329,7 @@ impl<'a> Search<'a> {
         let alpha_start = alpha;
         for i in first..self.root.len() {
             let mv = self.root[i].mv;
-            self.moved[0] = Some(PieceTo::of(pos, mv));
+            self.moved[0] = Some(self.history.piece_to(pos, mv));
             let nodes_before = self.nodes;
             pos.make(mv);
             let gives_check = pos.in_check();
@@ -370,14 +394,24 @@ impl<'a> Search<'a> {
         if self.stopped {
             return true;
         }
-        if self.node_limit.is_some_and(|n| self.nodes > n)
-            || (self.nodes.is_multiple_of(p::CHECK_EVERY)
-                && (self.control.stop.load(std::sync::atomic::Ordering::Relaxed)
+        let batch = self.nodes.is_multiple_of(p::CHECK_EVERY);
+        if batch && !self.main {
+            self.helper_nodes
+                .fetch_add(p::CHECK_EVERY, Ordering::Relaxed);
+        }
+        if self.node_limit.is_some_and(|n| self.total_nodes() > n)
+            || (batch
+                && (self.control.stop.load(Ordering::Relaxed)
                     || self.time.out_of_time(self.control)))
         {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Nodes of every thread (the main thread's own count plus what helpers published).
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
     }
 
     fn evaluate(&self, pos: &Position) -> i32 {
@@ -567,31 +601,32 @@ impl<'a> Search<'a> {
                 picker.skip_quiets();
                 continue;
             }
-            if self.options.futility
+            // A move that loses too much by SEE is skipped, unless it gives check (a
+            // sacrifice that mates).
+            let see_losing = self.options.futility
                 && !pv_node
                 && !in_check
                 && searched > 0
                 && depth <= p::SEE_PRUNE_MAX_DEPTH
                 && best > -MATE_BOUND
-            {
-                let threshold = if quiet {
-                    -p::SEE_QUIET_MARGIN * depth * depth
-                } else {
-                    -p::SEE_CAPTURE_MARGIN * depth
-                };
-                if !see_ge(pos, mv, threshold) {
-                    continue;
-                }
-            }
+                && !see_ge(
+                    pos,
+                    mv,
+                    if quiet {
+                        -p::SEE_QUIET_MARGIN * depth * depth
+                    } else {
+                        -p::SEE_CAPTURE_MARGIN * depth
+                    },
+                );
             let history = if quiet && depth >= p::LMR_MIN_DEPTH && searched >= p::LMR_MIN_MOVES {
                 self.history.quiet_score(pos, mv, &conts)
             } else {
                 0
             };
-            self.moved[ply] = Some(PieceTo::of(pos, mv));
+            self.moved[ply] = Some(self.history.piece_to(pos, mv));
             pos.make(mv);
             let gives_check = pos.in_check();
-            if futile && quiet && !gives_check && searched > 0 {
+            if (futile && quiet && searched > 0 || see_losing) && !gives_check {
                 pos.unmake();
                 continue;
             }
@@ -766,7 +801,7 @@ impl<'a> Search<'a> {
                 self.history,
             );
             while let Some(mv) = picker.next(pos, self.history) {
-                self.moved[ply] = Some(PieceTo::of(pos, mv));
+                self.moved[ply] = Some(self.history.piece_to(pos, mv));
                 pos.make(mv);
                 let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
@@ -797,7 +832,7 @@ impl<'a> Search<'a> {
                 if !pos.is_legal_pseudo(mv) || !see_ge(pos, mv, 0) {
                     continue;
                 }
-                self.moved[ply] = Some(PieceTo::of(pos, mv));
+                self.moved[ply] = Some(self.history.piece_to(pos, mv));
                 pos.make(mv);
                 let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
