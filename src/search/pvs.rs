@@ -601,23 +601,22 @@ impl<'a> Search<'a> {
                 picker.skip_quiets();
                 continue;
             }
-            // A move that loses too much by SEE is skipped, unless it gives check (a
-            // sacrifice that mates).
-            let see_losing = self.options.futility
+            if self.options.futility
                 && !pv_node
                 && !in_check
                 && searched > 0
                 && depth <= p::SEE_PRUNE_MAX_DEPTH
                 && best > -MATE_BOUND
-                && !see_ge(
-                    pos,
-                    mv,
-                    if quiet {
-                        -p::SEE_QUIET_MARGIN * depth * depth
-                    } else {
-                        -p::SEE_CAPTURE_MARGIN * depth
-                    },
-                );
+            {
+                let threshold = if quiet {
+                    -p::SEE_QUIET_MARGIN * depth * depth
+                } else {
+                    -p::SEE_CAPTURE_MARGIN * depth
+                };
+                if !see_ge(pos, mv, threshold) {
+                    continue;
+                }
+            }
             let history = if quiet && depth >= p::LMR_MIN_DEPTH && searched >= p::LMR_MIN_MOVES {
                 self.history.quiet_score(pos, mv, &conts)
             } else {
@@ -626,7 +625,7 @@ impl<'a> Search<'a> {
             self.moved[ply] = Some(self.history.piece_to(pos, mv));
             pos.make(mv);
             let gives_check = pos.in_check();
-            if (futile && quiet && searched > 0 || see_losing) && !gives_check {
+            if futile && quiet && !gives_check && searched > 0 {
                 pos.unmake();
                 continue;
             }
