@@ -154,11 +154,6 @@ impl History {
         score
     }
 
-    /// The quiet history alone (for reductions).
-    pub fn quiet_history(&self, pos: &Position, mv: Move) -> i32 {
-        self.quiet[History::quiet_slot(pos, mv)]
-    }
-
     pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
         self.capture[History::capture_slot(pos, mv)]
     }

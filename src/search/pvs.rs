@@ -18,7 +18,7 @@ use super::movepick::{
 use super::params as p;
 use super::see::see_ge;
 use super::time::{TimeManager, soft_scale};
-use super::tt::{NO_EVAL, Record, TranspositionTable};
+use super::tt::{Entry, NO_EVAL, Record, TranspositionTable};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
 
 /// Larger than any score.
@@ -422,7 +422,14 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether a draw by the rules (other than stalemate) holds here.
+    /// The static evaluation the table kept for this position, or a fresh one.
+    fn stored_or_fresh_eval(&self, pos: &Position, entry: Option<Entry>) -> i32 {
+        entry
+            .map(|e| e.eval)
+            .filter(|&e| e != NO_EVAL)
+            .unwrap_or_else(|| self.evaluate(pos))
+    }
+
     /// What every node does first: stop when told, note the depth reached, and score a draw
     /// or the ply limit without searching.
     fn node_start(&mut self, pos: &mut Position, ply: usize) -> Option<i32> {
@@ -439,6 +446,7 @@ impl<'a> Search<'a> {
         None
     }
 
+    /// Whether a draw by the rules (other than stalemate) holds here.
     fn is_draw(&self, pos: &mut Position) -> bool {
         if pos.halfmove_clock() >= 100 {
             // Mate on the hundredth ply still wins.
@@ -492,10 +500,7 @@ impl<'a> Search<'a> {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            entry
-                .map(|e| e.eval)
-                .filter(|&e| e != NO_EVAL)
-                .unwrap_or_else(|| self.evaluate(pos))
+            self.stored_or_fresh_eval(pos, entry)
         };
         let static_eval = match entry {
             _ if in_check => -INF,
@@ -812,10 +817,7 @@ impl<'a> Search<'a> {
                 }
             }
         } else {
-            let stand_pat = entry
-                .map(|e| e.eval)
-                .filter(|&e| e != NO_EVAL)
-                .unwrap_or_else(|| self.evaluate(pos));
+            let stand_pat = self.stored_or_fresh_eval(pos, entry);
             raw_eval = stand_pat;
             if stand_pat >= beta {
                 return stand_pat;
