@@ -93,7 +93,7 @@ pub struct SnakeRoute {
 
 /// The Sorcerer Snake's 16 targets. For a knight square (1,2) the paths go via (0,1) or
 /// (1,1); for a zebra square (2,3) via (0,1),(1,2) or (1,1),(2,2): the orthogonal step always
-/// runs along the longer axis of the offset (../shared/rules/venomous.md).
+/// runs along the longer axis of the offset (docs/rules/venomous.md).
 pub fn snake_routes() -> Vec<SnakeRoute> {
     let mut routes = Vec::new();
     for (sx, sy) in [(1i8, 1i8), (-1, 1), (1, -1), (-1, -1)] {

@@ -116,7 +116,7 @@ impl Role {
         self as usize
     }
 
-    /// The conventional upper-case letter of the role (see ../shared/protocol.md).
+    /// The conventional upper-case letter of the role (see docs/protocol.md).
     pub fn letter(self) -> char {
         match self {
             Role::Pawn => 'P',
