@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use sissa::rng::Rng;
@@ -61,12 +61,34 @@ fn assert_refused(out: &Output, wanted: &str) {
     );
 }
 
-fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
+/// A file in this process's scratch directory, removed (with the directory once empty)
+/// when the test passes.
+struct ScratchFile(PathBuf);
+
+impl std::ops::Deref for ScratchFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_file(&self.0);
+            if let Some(dir) = self.0.parent() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
+}
+
+fn scratch_file(name: &str, bytes: &[u8]) -> ScratchFile {
     let dir = std::env::temp_dir().join(format!("sissa-defects-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let path = dir.join(name);
     std::fs::write(&path, bytes).expect("write scratch file");
-    path
+    ScratchFile(path)
 }
 
 // 1. A large hash is allocated when it is set, before `readyok`/`pong`, never inside `go`.

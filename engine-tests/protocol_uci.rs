@@ -263,3 +263,55 @@ fn threads_are_clamped_with_a_message_and_two_threads_search() {
     let (best, _) = e.until_prefix("bestmove");
     assert_ne!(best, "bestmove (none)");
 }
+
+/// Nodes of a fresh fixed-depth search from the start position.
+fn fresh_search_nodes(e: &mut Engine) -> u64 {
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go depth 7");
+    let (_, lines) = e.until_prefix("bestmove");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 7 "))
+        .expect("a depth 7 report");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").expect("nodes");
+    words[at + 1].parse().expect("node count")
+}
+
+#[test]
+fn tune_option_sets_search_numbers_and_refuses_bad_ones_whole() {
+    let mut e = uci();
+    e.send("uci");
+    let (_, lines) = e.until(|l| l == "uciok");
+    assert!(
+        lines.contains(&"option name Tune type string default <empty>".to_string()),
+        "{lines:?}"
+    );
+    let default = fresh_search_nodes(&mut e);
+    e.send("setoption name Tune value lmr_divisor=400 rfp_margin=150");
+    let tuned = fresh_search_nodes(&mut e);
+    assert_ne!(default, tuned, "the tunables reach the search");
+    for bad in ["lmr_divisor=9999", "bogus=3", "rfp_margin=80 lmp_base=x"] {
+        e.send(&format!("setoption name Tune value {bad}"));
+        let lines = e.sync_uci();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: Tune: ") && l.ends_with("unchanged")),
+            "{bad}: {lines:?}"
+        );
+    }
+    assert_eq!(
+        fresh_search_nodes(&mut e),
+        tuned,
+        "a refused value changes nothing"
+    );
+    e.send("setoption name Tune value <empty>");
+    assert_eq!(
+        fresh_search_nodes(&mut e),
+        default,
+        "empty restores the defaults"
+    );
+}

@@ -4,7 +4,7 @@
 //! Sissa-vs-Sissa games once Sissa speaks UCI and CECP.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -33,8 +33,26 @@ fn fake_spec(name: &str, proto: &str, fake_args: &str) -> String {
     )
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(tag: &str) -> PathBuf {
+/// A fresh scratch directory for one test, removed when the test passes (kept for a look
+/// when it fails).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(tag: &str) -> Scratch {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "sissa-tournament-{}-{tag}-{}",
@@ -42,7 +60,7 @@ fn scratch(tag: &str) -> PathBuf {
         N.fetch_add(1, Ordering::SeqCst)
     ));
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+    Scratch(dir)
 }
 
 fn sissa(args: &[&str]) -> Output {
@@ -77,7 +95,7 @@ struct Record {
     moves: Vec<String>,
 }
 
-fn read_records(path: &PathBuf) -> Vec<Record> {
+fn read_records(path: &Path) -> Vec<Record> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -1000,5 +1018,72 @@ fn sissa_vs_sissa_in_every_variant() {
             );
         }
         check_replays(&p);
+    }
+}
+
+#[test]
+fn tune_plays_iterations_and_reports_values_the_engine_takes() {
+    let dir = scratch("tune");
+    let log = dir.join("tune.log");
+    let engine = format!("cmd={SISSA} proto=uci");
+    let out = sissa(&[
+        "tune",
+        "--engine",
+        &engine,
+        "--variant",
+        "chess",
+        "--nodes",
+        "300",
+        "--iterations",
+        "2",
+        "--concurrency",
+        "2",
+        "--seed",
+        "4",
+        "--maxmoves",
+        "30",
+        "--params",
+        "rfp_margin,lmp_base",
+        "--output",
+        log.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let lines = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = lines.lines().collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[1].starts_with("iteration 2/2: plus "), "{lines:?}");
+    let last = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Tune: "))
+        .expect("final values");
+    let params = sissa::search::params::SearchParams::parse(last).expect("values the engine takes");
+    assert!(
+        last.starts_with("rfp_margin=") && last.contains(" lmp_base="),
+        "{last}"
+    );
+    assert!((20..=300).contains(&params.rfp_margin));
+
+    let list = sissa(&["tune", "--list", "--engine", &engine]);
+    assert!(text(&list.stdout).contains("see_quiet_margin"));
+
+    for (args, why) in [
+        (vec!["--params", "bogus"], "unknown tunable 'bogus'"),
+        (vec!["--iterations", "0"], "--iterations must be at least 1"),
+        (vec!["--rate", "5"], "--rate must be in (0, 1]"),
+        (
+            vec!["--start", "rfp_margin=1"],
+            "--start: rfp_margin: 1 is outside",
+        ),
+    ] {
+        let mut all = vec!["tune", "--engine", &engine, "--nodes", "100"];
+        all.extend(args.iter().copied());
+        let out = sissa(&all);
+        let err = text(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(why),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
     }
 }

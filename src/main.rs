@@ -58,6 +58,8 @@ enum Command {
     Match(Box<sissa::tournament::MatchArgs>),
     /// Replay a PGN file and report each game's final position and result.
     Pgn(sissa::tournament::PgnArgs),
+    /// Tune the search's numbers by SPSA over games between two copies of an engine.
+    Tune(Box<sissa::tournament::tune::TuneArgs>),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => sissa::search::selfplay::run_selfplay(&args),
         Some(Command::Match(args)) => sissa::tournament::run_match(&args),
         Some(Command::Pgn(args)) => sissa::tournament::run_pgn(&args),
+        Some(Command::Tune(args)) => sissa::tournament::tune::run_tune(&args),
         None => sissa::protocol::run(),
     };
     match result {

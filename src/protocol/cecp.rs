@@ -15,6 +15,7 @@ use crate::geometry::Square;
 use crate::moves::{Move, MoveError, MoveKind};
 use crate::position::Position;
 use crate::role::{Color, Role};
+use crate::search::params::SearchParams;
 use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, tt};
 use crate::variant::Variant;
 
@@ -414,6 +415,10 @@ impl Cecp {
                 None => error("bad option value", line),
             },
             "setupfen" => self.setup_fen = value.to_string(),
+            "tune" => match SearchParams::parse(value) {
+                Ok(params) => self.options.params = params,
+                Err(e) => error(&format!("Tune: {e}"), line),
+            },
             _ => match parse_bool(value) {
                 Some(b) if set_switch(&mut self.options, name, b).is_some() => {}
                 Some(_) => error("unknown option", line),

@@ -11,7 +11,8 @@ use super::{
 };
 use crate::position::Position;
 use crate::search::{
-    Bound, Clock, Info, Limits, MAX_DEPTH, MAX_THREADS, Score, SearchOptions, SearchResult, tt,
+    Bound, Clock, Info, Limits, MAX_DEPTH, MAX_THREADS, Score, SearchOptions, SearchResult,
+    params::SearchParams, tt,
 };
 use crate::variant::Variant;
 
@@ -100,6 +101,7 @@ impl Uci {
             "option name Move Overhead type spin default {OVERHEAD_DEFAULT_MS} min 0 max {OVERHEAD_MAX_MS}"
         ));
         send("option name Ponder type check default false");
+        send("option name Tune type string default <empty>");
         let defaults = SearchOptions::default();
         for (name, get, _) in SEARCH_SWITCHES {
             send(&format!(
@@ -213,6 +215,13 @@ impl Uci {
             "ponder" => {
                 if parse_bool(&value).is_none() {
                     bad_value(&name, &value);
+                }
+            }
+            "tune" => {
+                let text = if value == "<empty>" { "" } else { &value };
+                match SearchParams::parse(text) {
+                    Ok(params) => self.options.params = params,
+                    Err(e) => send(&format!("info string error: Tune: {e}; unchanged")),
                 }
             }
             _ => match parse_bool(&value) {

@@ -114,6 +114,8 @@ pub struct SearchOptions {
     pub lmr: bool,
     pub futility: bool,
     pub aspiration: bool,
+    /// The tunable numbers (`Tune` option, `sissa tune`).
+    pub params: params::SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -124,6 +126,7 @@ impl Default for SearchOptions {
             lmr: true,
             futility: true,
             aspiration: true,
+            params: params::SearchParams::default(),
         }
     }
 }

@@ -122,48 +122,175 @@ pub const DRAWISH_SCALE: i32 = 16;
 
 // ---- Search ----------------------------------------------------------------------------------
 
-/// Half-width of the first aspiration window, in centipawns.
-pub const ASPIRATION_WINDOW: i32 = 30;
+/// A search number that `sissa tune` may change and the `Tune` option sets: its name (the
+/// option's key), default, range, and the SPSA perturbation at the start of a run.
+#[derive(Clone, Copy, Debug)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: f64,
+}
+
+macro_rules! tunables {
+    ($($(#[doc = $doc:literal])* $field:ident = $default:literal in $min:literal..=$max:literal
+        step $step:literal;)*) => {
+        /// The tunable search numbers; the default is the engine as shipped.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $($(#[doc = $doc])* pub $field: i32,)*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { $($field: $default,)* }
+            }
+        }
+
+        /// Every tunable, in declaration order.
+        pub const TUNABLES: &[Tunable] = &[$(Tunable {
+            name: stringify!($field),
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+        }),*];
+
+        impl SearchParams {
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($field) => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+
+            /// The value of the tunable called `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $(stringify!($field) => Some(self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+tunables! {
+    /// Half-width of the first aspiration window, in centipawns.
+    aspiration_window = 30 in 5..=200 step 5.0;
+    /// Reverse futility: margin per ply of depth.
+    rfp_margin = 80 in 20..=300 step 10.0;
+    /// Null move: base reduction.
+    nmp_reduction = 3 in 1..=6 step 1.0;
+    /// Null move: a further ply of reduction per this much static evaluation above beta.
+    nmp_eval_divisor = 200 in 50..=800 step 25.0;
+    /// Futility pruning of quiet moves: margin = base + per_depth * depth.
+    futility_base = 100 in 0..=400 step 15.0;
+    futility_per_depth = 100 in 20..=400 step 15.0;
+    /// Late move pruning (with futility): at depth d, quiet moves after base + d*d are
+    /// skipped.
+    lmp_base = 4 in 1..=16 step 1.0;
+    /// Late move reductions: base + ln(depth) * ln(moves) / divisor, both in hundredths.
+    lmr_base = 75 in 0..=200 step 10.0;
+    lmr_divisor = 225 in 100..=500 step 20.0;
+    /// Late move reductions: a quiet move's history (its own plus continuation histories)
+    /// per ply of reduction taken off (or added when negative).
+    lmr_history_divisor = 12000 in 2000..=40000 step 1500.0;
+    /// SEE pruning at shallow depth in non-PV nodes: captures losing more than this per ply
+    /// of depth, quiet moves losing more than this per ply squared, are skipped.
+    see_capture_margin = 90 in 10..=300 step 10.0;
+    see_quiet_margin = 25 in 5..=100 step 4.0;
+    /// Singular extensions: the other moves are searched against the table's score minus
+    /// this * depth / 16.
+    singular_margin = 32 in 8..=128 step 5.0;
+    /// Singular extensions: falling short by this much more earns a second ply.
+    double_extension_margin = 25 in 0..=200 step 8.0;
+    /// Quiescence: a capture that cannot bring the score within this of alpha is skipped.
+    delta_margin = 200 in 50..=600 step 20.0;
+}
+
+impl SearchParams {
+    /// Sets tunables from `name=value` words (separated by spaces or commas), over the
+    /// defaults: the empty text gives the defaults. On any unknown name, bad number or value
+    /// out of range nothing changes and the error says why.
+    pub fn parse(text: &str) -> Result<SearchParams, String> {
+        let mut params = SearchParams::default();
+        for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
+            let (name, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("expected name=value, got '{word}'"))?;
+            let t = TUNABLES
+                .iter()
+                .find(|t| t.name == name)
+                .ok_or_else(|| format!("unknown tunable '{name}' (known: {})", tunable_names()))?;
+            let v: i32 = value
+                .parse()
+                .map_err(|_| format!("{name}: '{value}' is not a whole number"))?;
+            if !(t.min..=t.max).contains(&v) {
+                return Err(format!("{name}: {v} is outside {}..={}", t.min, t.max));
+            }
+            if let Some(slot) = params.slot(name) {
+                *slot = v;
+            }
+        }
+        Ok(params)
+    }
+
+    /// The values that differ from the defaults, as `name=value` words (what `parse` reads).
+    pub fn changed(&self) -> String {
+        TUNABLES
+            .iter()
+            .filter_map(|t| {
+                let v = self.get(t.name)?;
+                (v != t.default).then(|| format!("{}={v}", t.name))
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The tunables' names, for messages.
+pub fn tunable_names() -> String {
+    TUNABLES
+        .iter()
+        .map(|t| t.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Depth from which aspiration windows are used.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
-/// Reverse futility: margin per depth, and the deepest depth it is tried at.
-pub const RFP_MARGIN: i32 = 80;
+/// Reverse futility: the deepest depth it is tried at.
 pub const RFP_MAX_DEPTH: i32 = 6;
-/// Null move: shallowest depth, base reduction, extra reduction per this many plies.
+/// Null move: shallowest depth, and an extra ply of reduction per this many plies.
 pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// Futility pruning of quiet moves: margin = base + per_depth * depth, up to max depth.
-pub const FUTILITY_BASE: i32 = 100;
-pub const FUTILITY_PER_DEPTH: i32 = 100;
+/// Futility pruning: the deepest depth it is tried at.
 pub const FUTILITY_MAX_DEPTH: i32 = 3;
-/// Late move pruning (with futility): at depth d, quiet moves after this base + d*d are
-/// skipped.
-pub const LMP_BASE: usize = 4;
-/// Late move reductions: shallowest depth, moves searched before reducing, and the formula
-/// base + ln(depth) * ln(moves) / divisor.
+/// Late move reductions: shallowest depth, and moves searched before reducing.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
-/// Null move: a further ply of reduction per this much static evaluation above beta, up to
-/// this many plies.
-pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// Null move: at most this many plies of reduction for the static evaluation above beta.
 pub const NMP_EVAL_MAX: i32 = 3;
-/// Late move reductions: a quiet move's history (its own plus continuation histories) per
-/// ply of reduction taken off (or added when negative).
-pub const LMR_HISTORY_DIVISOR: i32 = 12_000;
-/// SEE pruning at shallow depth in non-PV nodes: captures losing more than this per ply of
-/// depth, quiet moves losing more than this per ply squared, are skipped.
+/// SEE pruning: the deepest depth it is tried at.
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
-pub const SEE_CAPTURE_MARGIN: i32 = 90;
-pub const SEE_QUIET_MARGIN: i32 = 25;
 /// Internal iterative reduction: depth from which a node without a hash move is searched
 /// one ply shallower. From depth 4 (as first measured) it cost the shortest mate in the
 /// venator mate-in-3 test at depth 8: the lost plies add up along the mating line.
 pub const IIR_MIN_DEPTH: i32 = 6;
-/// Quiescence: a capture that cannot bring the score within this of alpha is skipped.
-pub const DELTA_MARGIN: i32 = 200;
+/// Singular extensions: from this depth, when the table's entry for the hash move is a
+/// lower bound or exact at most this many plies shallower, the other moves are searched at
+/// half depth (against the margin of [`SearchParams::singular_margin`]). A second ply is
+/// earned at most this many times along one line.
+pub const SINGULAR_MIN_DEPTH: i32 = 6;
+pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
+pub const DOUBLE_EXTENSION_MAX: u8 = 6;
+/// Correction history: a search of depth d moves the entry (d + 1) / scale of the way to
+/// what it found (at most max weight / scale), and the entry stays within max centipawns.
+pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
+pub const CORRECTION_MAX_WEIGHT: i32 = 16;
+pub const CORRECTION_MAX: i32 = 300;
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -189,3 +316,40 @@ pub const SOFT_SCALE_MIN: f64 = 0.5;
 pub const SOFT_SCALE_MAX: f64 = 2.0;
 /// Nodes between two looks at the clock and the stop flag.
 pub const CHECK_EVERY: u64 = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunables_read_from_words_and_back() {
+        assert_eq!(SearchParams::parse("").unwrap(), SearchParams::default());
+        let p = SearchParams::parse("rfp_margin=90, lmr_base=80").unwrap();
+        assert_eq!((p.rfp_margin, p.lmr_base), (90, 80));
+        assert_eq!(p.changed(), "rfp_margin=90 lmr_base=80");
+        assert_eq!(SearchParams::parse(&p.changed()).unwrap(), p);
+        for t in TUNABLES {
+            assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
+            assert!(
+                t.step >= 1.0,
+                "{}: steps below 1 vanish in rounding",
+                t.name
+            );
+            assert_eq!(SearchParams::default().get(t.name), Some(t.default));
+        }
+    }
+
+    #[test]
+    fn bad_tunables_are_refused_whole() {
+        for (text, why) in [
+            ("bogus=1", "unknown tunable 'bogus'"),
+            ("rfp_margin", "expected name=value"),
+            ("rfp_margin=x", "not a whole number"),
+            ("rfp_margin=9000", "outside 20..=300"),
+            ("rfp_margin=90 lmp_base=0", "lmp_base: 0 is outside"),
+        ] {
+            let e = SearchParams::parse(text).unwrap_err();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+    }
+}

@@ -88,6 +88,10 @@ pub struct Search<'a> {
     /// The static evaluation at each ply of the current line ([`NO_EVAL`] in check), for
     /// `improving`.
     evals: Vec<i32>,
+    /// The move a singular-extension search at each ply leaves out (`None` normally).
+    excluded: Vec<Option<Move>>,
+    /// Double extensions taken along the current line, by ply.
+    double_extensions: Vec<u8>,
     pv: Vec<Line>,
     root: Vec<RootMove>,
     lmr: Vec<[i32; 64]>,
@@ -106,12 +110,14 @@ impl<'a> Search<'a> {
             control,
             helper_nodes,
         } = shared;
+        let base = f64::from(options.params.lmr_base) / 100.0;
+        let divisor = f64::from(options.params.lmr_divisor) / 100.0;
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0; 64];
                 for (m, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
-                        let x = p::LMR_BASE + (d as f64).ln() * (m as f64).ln() / p::LMR_DIVISOR;
+                        let x = base + (d as f64).ln() * (m as f64).ln() / divisor;
                         *r = x as i32;
                     }
                 }
@@ -134,6 +140,8 @@ impl<'a> Search<'a> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             moved: vec![None; MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 1],
+            excluded: vec![None; MAX_PLY + 1],
+            double_extensions: vec![0; MAX_PLY + 1],
             pv: vec![Line::new(); MAX_PLY + 1],
             root: Vec::new(),
             lmr,
@@ -284,7 +292,7 @@ impl<'a> Search<'a> {
     /// the previous score that widens on failure.
     fn aspirate(&mut self, pos: &mut Position, depth: i32, k: usize) -> i32 {
         let prev = self.root[k].score;
-        let mut delta = p::ASPIRATION_WINDOW;
+        let mut delta = self.options.params.aspiration_window;
         let (mut alpha, mut beta) = if self.options.aspiration
             && depth >= p::ASPIRATION_MIN_DEPTH as i32
             && prev.abs() < MATE_BOUND
@@ -480,7 +488,11 @@ impl<'a> Search<'a> {
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
+        // A singular-extension search of this node without one move: the table's score and
+        // the pruning below belong to the node with every move.
+        let excluded = self.excluded[ply];
         if !pv_node
+            && excluded.is_none()
             && let Some(e) = entry
             && e.depth >= depth
         {
@@ -502,31 +514,38 @@ impl<'a> Search<'a> {
         } else {
             self.stored_or_fresh_eval(pos, entry)
         };
+        // What searches of this pawn structure found the evaluation off by.
+        let corrected_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.history.corrected_eval(pos, raw_eval)
+        };
         let static_eval = match entry {
             _ if in_check => -INF,
             Some(e)
                 if e.score.abs() < MATE_BOUND
                     && match e.bound {
                         Bound::Exact => true,
-                        Bound::Lower => e.score > raw_eval,
-                        Bound::Upper => e.score < raw_eval,
+                        Bound::Lower => e.score > corrected_eval,
+                        Bound::Upper => e.score < corrected_eval,
                     } =>
             {
                 e.score
             }
-            _ => raw_eval,
+            _ => corrected_eval,
         };
-        self.evals[ply] = raw_eval;
+        self.evals[ply] = corrected_eval;
         // Better than two plies ago (or no way to tell): prune less.
         let improving = !in_check
-            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || raw_eval > self.evals[ply - 2]);
+            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || corrected_eval > self.evals[ply - 2]);
         let us = pos.side_to_move();
         let previous = pos.history.last().map(|u| u.mv);
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             if self.options.futility
                 && depth <= p::RFP_MAX_DEPTH
-                && static_eval - p::RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && static_eval - self.options.params.rfp_margin * (depth - i32::from(improving))
+                    >= beta
             {
                 return static_eval;
             }
@@ -536,9 +555,10 @@ impl<'a> Search<'a> {
                 && has_pieces(pos, us)
                 && previous.is_some_and(|m| !m.is_null())
             {
-                let r = p::NMP_REDUCTION
+                let r = self.options.params.nmp_reduction
                     + depth / p::NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / p::NMP_EVAL_DIVISOR).min(p::NMP_EVAL_MAX);
+                    + ((static_eval - beta) / self.options.params.nmp_eval_divisor)
+                        .min(p::NMP_EVAL_MAX);
                 self.moved[ply] = None;
                 pos.make(Move::NULL);
                 let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -557,7 +577,7 @@ impl<'a> Search<'a> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         // No hash move to guide it: a shallower search here costs less and fills the table.
-        let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
+        let depth = if tt_move.is_none() && excluded.is_none() && depth >= p::IIR_MIN_DEPTH {
             depth - 1
         } else {
             depth
@@ -580,11 +600,14 @@ impl<'a> Search<'a> {
             && !pv_node
             && !in_check
             && depth <= p::FUTILITY_MAX_DEPTH
-            && static_eval + p::FUTILITY_BASE + p::FUTILITY_PER_DEPTH * depth <= alpha;
+            && static_eval
+                + self.options.params.futility_base
+                + self.options.params.futility_per_depth * depth
+                <= alpha;
         let late_move_limit = if improving {
-            p::LMP_BASE + (depth * depth) as usize
+            self.options.params.lmp_base as usize + (depth * depth) as usize
         } else {
-            (p::LMP_BASE + (depth * depth) as usize) / 2
+            (self.options.params.lmp_base as usize + (depth * depth) as usize) / 2
         };
 
         let alpha_start = alpha;
@@ -594,6 +617,9 @@ impl<'a> Search<'a> {
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let mut tacticals: ArrayVec<Move, 32> = ArrayVec::new();
         while let Some(mv) = picker.next(pos, self.history) {
+            if Some(mv) == excluded {
+                continue;
+            }
             let quiet = !is_tactical(pos, mv);
             if self.options.futility
                 && !pv_node
@@ -614,9 +640,9 @@ impl<'a> Search<'a> {
                 && best > -MATE_BOUND
             {
                 let threshold = if quiet {
-                    -p::SEE_QUIET_MARGIN * depth * depth
+                    -self.options.params.see_quiet_margin * depth * depth
                 } else {
-                    -p::SEE_CAPTURE_MARGIN * depth
+                    -self.options.params.see_capture_margin * depth
                 };
                 if !see_ge(pos, mv, threshold) {
                     continue;
@@ -627,6 +653,51 @@ impl<'a> Search<'a> {
             } else {
                 0
             };
+            // Singular extension: when the hash move is the only one that holds the table's
+            // score (every other falls short of it by a margin at half depth), it is searched
+            // a ply deeper, or two when it is far better still. When even without it the
+            // node beats beta by that margin, it fails high at once (multi-cut).
+            let mut extension = 0;
+            if Some(mv) == tt_move
+                && excluded.is_none()
+                && depth >= p::SINGULAR_MIN_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+                && let Some(e) = entry
+                && e.bound != Bound::Upper
+                && e.depth >= depth - p::SINGULAR_TT_DEPTH_MARGIN
+                && e.score.abs() < MATE_BOUND
+            {
+                let singular_beta = e.score - self.options.params.singular_margin * depth / 16;
+                self.excluded[ply] = Some(mv);
+                let s = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if s < singular_beta {
+                    extension = 1;
+                    if !pv_node
+                        && s < singular_beta - self.options.params.double_extension_margin
+                        && self.double_extensions[ply] < p::DOUBLE_EXTENSION_MAX
+                    {
+                        extension = 2;
+                    }
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if e.score >= beta {
+                    // Another move holds beta too: the hash move needs less depth.
+                    extension = -1;
+                }
+            }
+            self.double_extensions[ply + 1] =
+                self.double_extensions[ply] + u8::from(extension >= 2);
             self.moved[ply] = Some(self.history.piece_to(pos, mv));
             pos.make(mv);
             let gives_check = pos.in_check();
@@ -634,7 +705,9 @@ impl<'a> Search<'a> {
                 pos.unmake();
                 continue;
             }
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            if extension == 0 {
+                extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            }
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, pv_node)
@@ -657,7 +730,7 @@ impl<'a> Search<'a> {
                     if killers.contains(&Some(mv)) {
                         r -= 1;
                     }
-                    r -= history / p::LMR_HISTORY_DIVISOR;
+                    r -= history / self.options.params.lmr_history_divisor;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut s = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
@@ -694,6 +767,10 @@ impl<'a> Search<'a> {
                 let _ = tacticals.try_push(mv);
             }
         }
+        if excluded.is_some() {
+            // Every other move may have been pruned: no move is no mate here.
+            return if searched == 0 { alpha } else { best };
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_start {
@@ -701,6 +778,19 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
+        // A quiet result that the bound pins on the other side of the corrected evaluation
+        // tells how far off the evaluation is here.
+        if !in_check
+            && best.abs() < MATE_BOUND
+            && best_move.is_none_or(|m| !is_tactical(pos, m))
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > corrected_eval,
+                Bound::Upper => best < corrected_eval,
+            }
+        {
+            self.history.update_correction(pos, depth, best - raw_eval);
+        }
         let record = Record {
             mv: best_move,
             score: best,
@@ -817,8 +907,8 @@ impl<'a> Search<'a> {
                 }
             }
         } else {
-            let stand_pat = self.stored_or_fresh_eval(pos, entry);
-            raw_eval = stand_pat;
+            raw_eval = self.stored_or_fresh_eval(pos, entry);
+            let stand_pat = self.history.corrected_eval(pos, raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -826,7 +916,8 @@ impl<'a> Search<'a> {
             let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves(), self.history);
             while let Some(mv) = picker.next(pos, self.history) {
                 let gain = material_gain(pos, mv);
-                if mv.promotion_role().is_none() && stand_pat + gain + p::DELTA_MARGIN <= best.alpha
+                if mv.promotion_role().is_none()
+                    && stand_pat + gain + self.options.params.delta_margin <= best.alpha
                 {
                     continue;
                 }

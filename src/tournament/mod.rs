@@ -9,6 +9,7 @@ pub mod openings;
 pub mod referee;
 pub mod stats;
 pub mod tc;
+pub mod tune;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -33,9 +34,6 @@ use tc::{Limits, TimeControl, parse_seconds};
 /// `sissa match`: play games between two engines.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Variant: chess, gustav3, venator or venomous.
-    #[arg(long, default_value = "chess")]
-    pub variant: String,
     /// Number of games (openings are played in pairs with colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
@@ -43,6 +41,35 @@ pub struct MatchArgs {
     /// give it twice. Quote words with spaces: `cmd="python3 fake.py"`.
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
+    #[command(flatten)]
+    pub play: GameArgs,
+    /// Write the games to this PGN file (created or truncated).
+    #[arg(long)]
+    pub pgn: Option<String>,
+    /// Write one line per game: `variant;start FEN;result;termination;m1 m2 ...`.
+    #[arg(long)]
+    pub records: Option<String>,
+    /// Sequential test: `elo0=0 elo1=10 alpha=0.05 beta=0.05 [model=pentanomial]`.
+    #[arg(long, num_args = 1..)]
+    pub sprt: Option<Vec<String>>,
+    /// Log every line sent to and read from the engines to this file.
+    #[arg(long)]
+    pub debug: Option<String>,
+    /// PGN Event tag.
+    #[arg(long, default_value = "Sissa match")]
+    pub event: String,
+    /// PGN Site tag.
+    #[arg(long, default_value = "?")]
+    pub site: String,
+}
+
+/// How games are played, for `sissa match` and `sissa tune`: variant, limits, openings,
+/// adjudication.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// Variant: chess, gustav3, venator or venomous.
+    #[arg(long, default_value = "chess")]
+    pub variant: String,
     /// Time control in seconds, cutechess style: `10+0.1`, `40/60+0.5`.
     #[arg(long)]
     pub tc: Option<String>,
@@ -79,15 +106,6 @@ pub struct MatchArgs {
     /// Seed for generated openings (default: from the clock; printed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Write the games to this PGN file (created or truncated).
-    #[arg(long)]
-    pub pgn: Option<String>,
-    /// Write one line per game: `variant;start FEN;result;termination;m1 m2 ...`.
-    #[arg(long)]
-    pub records: Option<String>,
-    /// Sequential test: `elo0=0 elo1=10 alpha=0.05 beta=0.05 [model=pentanomial]`.
-    #[arg(long, num_args = 1..)]
-    pub sprt: Option<Vec<String>>,
     /// Resign adjudication: `movecount=N score=CP [twosided=true]`.
     #[arg(long, num_args = 1..)]
     pub resign: Option<Vec<String>>,
@@ -97,15 +115,6 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many full moves.
     #[arg(long)]
     pub maxmoves: Option<u32>,
-    /// Log every line sent to and read from the engines to this file.
-    #[arg(long)]
-    pub debug: Option<String>,
-    /// PGN Event tag.
-    #[arg(long, default_value = "Sissa match")]
-    pub event: String,
-    /// PGN Site tag.
-    #[arg(long, default_value = "?")]
-    pub site: String,
 }
 
 /// `sissa pgn`: replay a PGN file and report final positions.
@@ -158,7 +167,7 @@ fn number<T: std::str::FromStr>(
         .map_err(|_| format!("{flag}: {key} needs a whole number, got '{v}'"))
 }
 
-fn parse_adjudication(args: &MatchArgs) -> Result<Adjudication, String> {
+fn parse_adjudication(args: &GameArgs) -> Result<Adjudication, String> {
     let resign = match &args.resign {
         None => None,
         Some(words) => {
@@ -201,7 +210,7 @@ fn parse_adjudication(args: &MatchArgs) -> Result<Adjudication, String> {
     })
 }
 
-fn parse_limits(args: &MatchArgs) -> Result<Limits, String> {
+fn parse_limits(args: &GameArgs) -> Result<Limits, String> {
     let tc = args.tc.as_deref().map(TimeControl::parse).transpose()?;
     let st_ms = args
         .st
@@ -289,14 +298,81 @@ fn create(path: &Option<String>) -> Result<Option<File>, String> {
 }
 
 /// Runs `sissa match`.
+/// What [`GameArgs`] become once checked: everything a game needs besides its engines.
+pub(crate) struct Games {
+    pub variant: &'static Variant,
+    pub limits: Limits,
+    pub adjudication: Adjudication,
+    pub handshake: Duration,
+    pub openings: Vec<Opening>,
+}
+
+impl GameArgs {
+    /// Checks the options for games between `specs`, and reads or generates the openings
+    /// (`pairs` of them when generated).
+    pub(crate) fn prepare(&self, specs: &[EngineSpec], pairs: usize) -> Result<Games, String> {
+        let variant = Variant::by_name(&self.variant).ok_or_else(|| {
+            format!(
+                "unknown variant '{}' (known: {})",
+                self.variant,
+                Variant::names()
+            )
+        })?;
+        if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
+            return Err(format!(
+                "--concurrency must be from 1 to {MAX_CONCURRENCY} (games played at once)"
+            ));
+        }
+        let limits = parse_limits(self)?;
+        let unlimited = limits.tc.is_none() && limits.st_ms.is_none() && limits.depth.is_none();
+        if unlimited && let Some(s) = specs.iter().find(|s| s.proto == engine::Proto::Cecp) {
+            return Err(format!(
+                "CECP has no node limit, so --nodes alone leaves '{}' unlimited: add --tc, \
+                 --st or --depth",
+                s.name
+            ));
+        }
+        let adjudication = parse_adjudication(self)?;
+        let handshake = Duration::from_millis(
+            parse_seconds(&self.handshake_timeout, "--handshake-timeout")?.max(1),
+        );
+        let openings: Vec<Opening> = match &self.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read openings file {path}: {e}"))?;
+                openings::parse_openings(variant, &text).map_err(|e| format!("{path}: {e}"))?
+            }
+            None => {
+                let seed = self.seed.unwrap_or_else(|| {
+                    SystemTime::now()
+                        .duration_since(UNIX_EPOCH)
+                        .map_or(1, |d| d.as_nanos() as u64)
+                });
+                if self.book_plies > MAX_BOOK_PLIES {
+                    return Err(format!("--book-plies: at most {MAX_BOOK_PLIES}"));
+                }
+                let wanted = pairs.min(MAX_GENERATED);
+                let o =
+                    openings::generate(variant, wanted, self.book_plies, self.book_balance, seed);
+                eprintln!(
+                    "Generated {} opening(s) of {} plies (seed {seed})",
+                    o.len(),
+                    self.book_plies
+                );
+                o
+            }
+        };
+        Ok(Games {
+            variant,
+            limits,
+            adjudication,
+            handshake,
+            openings,
+        })
+    }
+}
+
 pub fn run_match(args: &MatchArgs) -> Result<(), String> {
-    let variant = Variant::by_name(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (known: {})",
-            args.variant,
-            Variant::names()
-        )
-    })?;
     if args.engines.len() != 2 {
         return Err(format!(
             "give exactly two --engine specs (got {})",
@@ -310,50 +386,14 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     if args.games == 0 {
         return Err("--games must be at least 1".to_string());
     }
-    if !(1..=MAX_CONCURRENCY).contains(&args.concurrency) {
-        return Err(format!(
-            "--concurrency must be from 1 to {MAX_CONCURRENCY} (games played at once)"
-        ));
-    }
-    let limits = parse_limits(args)?;
-    let unlimited = limits.tc.is_none() && limits.st_ms.is_none() && limits.depth.is_none();
-    if unlimited && let Some(s) = specs.iter().find(|s| s.proto == engine::Proto::Cecp) {
-        return Err(format!(
-            "CECP has no node limit, so --nodes alone leaves '{}' unlimited: add --tc, --st \
-             or --depth",
-            s.name
-        ));
-    }
-    let adjudication = parse_adjudication(args)?;
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let handshake = Duration::from_millis(
-        parse_seconds(&args.handshake_timeout, "--handshake-timeout")?.max(1),
-    );
-    let openings: Vec<Opening> = match &args.openings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read openings file {path}: {e}"))?;
-            openings::parse_openings(variant, &text).map_err(|e| format!("{path}: {e}"))?
-        }
-        None => {
-            let seed = args.seed.unwrap_or_else(|| {
-                SystemTime::now()
-                    .duration_since(UNIX_EPOCH)
-                    .map_or(1, |d| d.as_nanos() as u64)
-            });
-            if args.book_plies > MAX_BOOK_PLIES {
-                return Err(format!("--book-plies: at most {MAX_BOOK_PLIES}"));
-            }
-            let wanted = args.games.div_ceil(2).min(MAX_GENERATED);
-            let o = openings::generate(variant, wanted, args.book_plies, args.book_balance, seed);
-            eprintln!(
-                "Generated {} opening(s) of {} plies (seed {seed})",
-                o.len(),
-                args.book_plies
-            );
-            o
-        }
-    };
+    let Games {
+        variant,
+        limits,
+        adjudication,
+        handshake,
+        openings,
+    } = args.play.prepare(&specs, args.games.div_ceil(2))?;
     let mut pgn_file = create(&args.pgn)?;
     let mut records_file = create(&args.records)?;
     let log = args
@@ -393,7 +433,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     let mut decided = None;
     std::thread::scope(|scope| {
         let (tx, rx) = channel::<(usize, GameRecord)>();
-        for _ in 0..args.concurrency.min(args.games) {
+        for _ in 0..args.play.concurrency.min(args.games) {
             let tx = tx.clone();
             let (next, stop, specs, limits, openings, log) =
                 (&next, &stop, &specs, &limits, &openings, &log);
