@@ -201,11 +201,6 @@ tunables! {
     /// of depth, quiet moves losing more than this per ply squared, are skipped.
     see_capture_margin = 90 in 10..=300 step 10.0;
     see_quiet_margin = 25 in 5..=100 step 4.0;
-    /// Singular extensions: the other moves are searched against the table's score minus
-    /// this * depth / 16.
-    singular_margin = 32 in 8..=128 step 5.0;
-    /// Singular extensions: falling short by this much more earns a second ply.
-    double_extension_margin = 25 in 0..=200 step 8.0;
     /// Quiescence: a capture that cannot bring the score within this of alpha is skipped.
     delta_margin = 200 in 50..=600 step 20.0;
 }
@@ -279,13 +274,6 @@ pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 /// one ply shallower. From depth 4 (as first measured) it cost the shortest mate in the
 /// venator mate-in-3 test at depth 8: the lost plies add up along the mating line.
 pub const IIR_MIN_DEPTH: i32 = 6;
-/// Singular extensions: from this depth, when the table's entry for the hash move is a
-/// lower bound or exact at most this many plies shallower, the other moves are searched at
-/// half depth (against the margin of [`SearchParams::singular_margin`]). A second ply is
-/// earned at most this many times along one line.
-pub const SINGULAR_MIN_DEPTH: i32 = 6;
-pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
-pub const DOUBLE_EXTENSION_MAX: u8 = 6;
 /// Correction history: a search of depth d moves the entry (d + 1) / scale of the way to
 /// what it found (at most max weight / scale), and the entry stays within max centipawns.
 pub const CORRECTION_WEIGHT_SCALE: i32 = 256;

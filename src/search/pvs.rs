@@ -88,10 +88,6 @@ pub struct Search<'a> {
     /// The static evaluation at each ply of the current line ([`NO_EVAL`] in check), for
     /// `improving`.
     evals: Vec<i32>,
-    /// The move a singular-extension search at each ply leaves out (`None` normally).
-    excluded: Vec<Option<Move>>,
-    /// Double extensions taken along the current line, by ply.
-    double_extensions: Vec<u8>,
     pv: Vec<Line>,
     root: Vec<RootMove>,
     lmr: Vec<[i32; 64]>,
@@ -140,8 +136,6 @@ impl<'a> Search<'a> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             moved: vec![None; MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 1],
-            excluded: vec![None; MAX_PLY + 1],
-            double_extensions: vec![0; MAX_PLY + 1],
             pv: vec![Line::new(); MAX_PLY + 1],
             root: Vec::new(),
             lmr,
@@ -488,11 +482,7 @@ impl<'a> Search<'a> {
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
-        // A singular-extension search of this node without one move: the table's score and
-        // the pruning below belong to the node with every move.
-        let excluded = self.excluded[ply];
         if !pv_node
-            && excluded.is_none()
             && let Some(e) = entry
             && e.depth >= depth
         {
@@ -541,7 +531,7 @@ impl<'a> Search<'a> {
         let us = pos.side_to_move();
         let previous = pos.history.last().map(|u| u.mv);
 
-        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             if self.options.futility
                 && depth <= p::RFP_MAX_DEPTH
                 && static_eval - self.options.params.rfp_margin * (depth - i32::from(improving))
@@ -577,7 +567,7 @@ impl<'a> Search<'a> {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         // No hash move to guide it: a shallower search here costs less and fills the table.
-        let depth = if tt_move.is_none() && excluded.is_none() && depth >= p::IIR_MIN_DEPTH {
+        let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
             depth - 1
         } else {
             depth
@@ -617,9 +607,6 @@ impl<'a> Search<'a> {
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let mut tacticals: ArrayVec<Move, 32> = ArrayVec::new();
         while let Some(mv) = picker.next(pos, self.history) {
-            if Some(mv) == excluded {
-                continue;
-            }
             let quiet = !is_tactical(pos, mv);
             if self.options.futility
                 && !pv_node
@@ -653,51 +640,6 @@ impl<'a> Search<'a> {
             } else {
                 0
             };
-            // Singular extension: when the hash move is the only one that holds the table's
-            // score (every other falls short of it by a margin at half depth), it is searched
-            // a ply deeper, or two when it is far better still. When even without it the
-            // node beats beta by that margin, it fails high at once (multi-cut).
-            let mut extension = 0;
-            if Some(mv) == tt_move
-                && excluded.is_none()
-                && depth >= p::SINGULAR_MIN_DEPTH
-                && (ply as i32) < 2 * self.root_depth
-                && let Some(e) = entry
-                && e.bound != Bound::Upper
-                && e.depth >= depth - p::SINGULAR_TT_DEPTH_MARGIN
-                && e.score.abs() < MATE_BOUND
-            {
-                let singular_beta = e.score - self.options.params.singular_margin * depth / 16;
-                self.excluded[ply] = Some(mv);
-                let s = self.negamax(
-                    pos,
-                    (depth - 1) / 2,
-                    singular_beta - 1,
-                    singular_beta,
-                    ply,
-                    false,
-                );
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return 0;
-                }
-                if s < singular_beta {
-                    extension = 1;
-                    if !pv_node
-                        && s < singular_beta - self.options.params.double_extension_margin
-                        && self.double_extensions[ply] < p::DOUBLE_EXTENSION_MAX
-                    {
-                        extension = 2;
-                    }
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                } else if e.score >= beta {
-                    // Another move holds beta too: the hash move needs less depth.
-                    extension = -1;
-                }
-            }
-            self.double_extensions[ply + 1] =
-                self.double_extensions[ply] + u8::from(extension >= 2);
             self.moved[ply] = Some(self.history.piece_to(pos, mv));
             pos.make(mv);
             let gives_check = pos.in_check();
@@ -705,9 +647,7 @@ impl<'a> Search<'a> {
                 pos.unmake();
                 continue;
             }
-            if extension == 0 {
-                extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
-            }
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, pv_node)
@@ -766,10 +706,6 @@ impl<'a> Search<'a> {
             } else {
                 let _ = tacticals.try_push(mv);
             }
-        }
-        if excluded.is_some() {
-            // Every other move may have been pruned: no move is no mate here.
-            return if searched == 0 { alpha } else { best };
         }
         let bound = if best >= beta {
             Bound::Lower
