@@ -78,6 +78,30 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound of a search result `best` of the window (`alpha`, `beta`).
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a score with this bound says the true value is at least `lower` (a lower
+    /// bound or exact at or above it), or at most `upper`: the value lies outside
+    /// (`upper`, `lower`).
+    pub fn beyond(self, score: i32, upper: i32, lower: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= lower,
+            Bound::Upper => score <= upper,
+        }
+    }
+}
+
 /// One progress report (a UCI `info` line).
 #[derive(Clone, Debug)]
 pub struct Info {

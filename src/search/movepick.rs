@@ -10,7 +10,7 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::role::{ROLE_COUNT, Role};
 
-use super::params::{self as p, HISTORY_MAX, material};
+use super::params::{HISTORY_MAX, material};
 use super::see::see_ge;
 
 /// The role that makes `mv` (the king for castling, the dropped role for a drop).
@@ -70,15 +70,7 @@ pub struct History {
     army_slot: [u8; ROLE_COUNT],
     army_size: usize,
     counters: Vec<Option<Move>>,
-    /// Correction history: by side to move and pawn hash, how far searches found the static
-    /// evaluation off, in 1/[`CORRECTION_GRAIN`] centipawns.
-    correction: Vec<i32>,
 }
-
-/// Units of a centipawn in the correction table.
-const CORRECTION_GRAIN: i32 = 256;
-/// Entries per side in the correction table (a power of two).
-const CORRECTION_SIZE: usize = 16_384;
 
 impl Default for History {
     fn default() -> Self {
@@ -90,7 +82,6 @@ impl Default for History {
             army_slot: [0; ROLE_COUNT],
             army_size: 0,
             counters: vec![None; 2 * CELLS],
-            correction: vec![0; 2 * CORRECTION_SIZE],
         }
     }
 }
@@ -198,28 +189,6 @@ impl History {
         }
     }
 
-    fn correction_slot(pos: &Position) -> usize {
-        pos.side_to_move().index() * CORRECTION_SIZE
-            + (pos.pawn_hash() as usize & (CORRECTION_SIZE - 1))
-    }
-
-    /// `eval` corrected by what searches of positions with this pawn structure (and hands)
-    /// found.
-    pub fn corrected_eval(&self, pos: &Position, eval: i32) -> i32 {
-        eval + self.correction[History::correction_slot(pos)] / CORRECTION_GRAIN
-    }
-
-    /// A search of `depth` found `diff` more than the static evaluation here: moves the
-    /// correction towards it, the more the deeper the search.
-    pub fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
-        let slot = History::correction_slot(pos);
-        let weight = (depth + 1).min(p::CORRECTION_MAX_WEIGHT);
-        let target = diff.clamp(-p::CORRECTION_MAX, p::CORRECTION_MAX) * CORRECTION_GRAIN;
-        let old = self.correction[slot];
-        self.correction[slot] = (old * (p::CORRECTION_WEIGHT_SCALE - weight) + target * weight)
-            / p::CORRECTION_WEIGHT_SCALE;
-    }
-
     /// Halves the quiet and capture scores: older searches count less.
     pub fn age(&mut self) {
         for h in self.quiet.iter_mut().chain(self.capture.iter_mut()) {
@@ -232,7 +201,6 @@ impl History {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.counters.fill(None);
-        self.correction.fill(0);
     }
 }
 

@@ -274,11 +274,6 @@ pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 /// one ply shallower. From depth 4 (as first measured) it cost the shortest mate in the
 /// venator mate-in-3 test at depth 8: the lost plies add up along the mating line.
 pub const IIR_MIN_DEPTH: i32 = 6;
-/// Correction history: a search of depth d moves the entry (d + 1) / scale of the way to
-/// what it found (at most max weight / scale), and the entry stays within max centipawns.
-pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
-pub const CORRECTION_MAX_WEIGHT: i32 = 16;
-pub const CORRECTION_MAX: i32 = 300;
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
 

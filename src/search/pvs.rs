@@ -371,13 +371,7 @@ impl<'a> Search<'a> {
             }
         }
         if !self.stopped && first == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_start {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, alpha_start, beta);
             let record = Record {
                 mv: best_move.or(Some(self.root[0].mv)),
                 score: best,
@@ -485,15 +479,9 @@ impl<'a> Search<'a> {
         if !pv_node
             && let Some(e) = entry
             && e.depth >= depth
+            && e.bound.beyond(e.score, alpha, beta)
         {
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
-            if cut {
-                return e.score;
-            }
+            return e.score;
         }
 
         let in_check = pos.in_check();
@@ -504,30 +492,20 @@ impl<'a> Search<'a> {
         } else {
             self.stored_or_fresh_eval(pos, entry)
         };
-        // What searches of this pawn structure found the evaluation off by.
-        let corrected_eval = if in_check {
-            NO_EVAL
-        } else {
-            self.history.corrected_eval(pos, raw_eval)
-        };
         let static_eval = match entry {
             _ if in_check => -INF,
             Some(e)
                 if e.score.abs() < MATE_BOUND
-                    && match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => e.score > corrected_eval,
-                        Bound::Upper => e.score < corrected_eval,
-                    } =>
+                    && e.bound.beyond(e.score, raw_eval - 1, raw_eval + 1) =>
             {
                 e.score
             }
-            _ => corrected_eval,
+            _ => raw_eval,
         };
-        self.evals[ply] = corrected_eval;
+        self.evals[ply] = raw_eval;
         // Better than two plies ago (or no way to tell): prune less.
         let improving = !in_check
-            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || corrected_eval > self.evals[ply - 2]);
+            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || raw_eval > self.evals[ply - 2]);
         let us = pos.side_to_move();
         let previous = pos.history.last().map(|u| u.mv);
 
@@ -707,26 +685,7 @@ impl<'a> Search<'a> {
                 let _ = tacticals.try_push(mv);
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_start {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        // A quiet result that the bound pins on the other side of the corrected evaluation
-        // tells how far off the evaluation is here.
-        if !in_check
-            && best.abs() < MATE_BOUND
-            && best_move.is_none_or(|m| !is_tactical(pos, m))
-            && match bound {
-                Bound::Exact => true,
-                Bound::Lower => best > corrected_eval,
-                Bound::Upper => best < corrected_eval,
-            }
-        {
-            self.history.update_correction(pos, depth, best - raw_eval);
-        }
+        let bound = Bound::of(best, alpha_start, beta);
         let record = Record {
             mv: best_move,
             score: best,
@@ -799,15 +758,10 @@ impl<'a> Search<'a> {
         }
         let key = pos.hash();
         let entry = self.tt.probe(key, ply);
-        if let Some(e) = entry {
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
-            if cut {
-                return e.score;
-            }
+        if let Some(e) = entry
+            && e.bound.beyond(e.score, alpha, beta)
+        {
+            return e.score;
         }
         let alpha_start = alpha;
         let in_check = pos.in_check();
@@ -843,8 +797,8 @@ impl<'a> Search<'a> {
                 }
             }
         } else {
-            raw_eval = self.stored_or_fresh_eval(pos, entry);
-            let stand_pat = self.history.corrected_eval(pos, raw_eval);
+            let stand_pat = self.stored_or_fresh_eval(pos, entry);
+            raw_eval = stand_pat;
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -872,13 +826,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let bound = if best.score >= beta {
-            Bound::Lower
-        } else if best.score > alpha_start {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best.score, alpha_start, beta);
         let record = Record {
             mv: best.mv,
             score: best.score,
