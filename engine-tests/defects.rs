@@ -4,12 +4,11 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use sissa::rng::Rng;
 use sissa::{Position, Variant};
-use support::{Engine, engine_path};
+use support::{Engine, Scratch, engine_path};
 
 fn uci() -> Engine {
     uci_with_env(&[])
@@ -59,36 +58,6 @@ fn assert_refused(out: &Output, wanted: &str) {
         !err.contains("panicked") && !err.contains("backtrace"),
         "{err}"
     );
-}
-
-/// A file in this process's scratch directory, removed (with the directory once empty)
-/// when the test passes.
-struct ScratchFile(PathBuf);
-
-impl std::ops::Deref for ScratchFile {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for ScratchFile {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_file(&self.0);
-            if let Some(dir) = self.0.parent() {
-                let _ = std::fs::remove_dir(dir);
-            }
-        }
-    }
-}
-
-fn scratch_file(name: &str, bytes: &[u8]) -> ScratchFile {
-    let dir = std::env::temp_dir().join(format!("sissa-defects-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write scratch file");
-    ScratchFile(path)
 }
 
 // 1. A large hash is allocated when it is set, before `readyok`/`pong`, never inside `go`.
@@ -236,7 +205,8 @@ fn perft_depth_beyond_the_limit_is_refused() {
         "7k/8/8/8/8/8/8/K7 w - - 0 1",
     ]);
     assert_refused(&out, "perft depth 5000 is too deep");
-    let suite = scratch_file("deep.epd", b"chess;7k/8/8/8/8/8/8/K7 w - - 0 1;D5000 1\n");
+    let dir = Scratch::new("defects-perft");
+    let suite = dir.file("deep.epd", b"chess;7k/8/8/8/8/8/8/K7 w - - 0 1;D5000 1\n");
     let out = sissa(&["perft", "--suite", suite.to_str().expect("path")]);
     assert_refused(&out, "line 1: perft depth 5000 is too deep");
 }
@@ -350,7 +320,8 @@ fn pgn_reads_latin1_goes_past_an_illegal_game_and_reads_null_moves() {
     text.extend_from_slice(
         b"[White \"M\xfcller\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. e4 -- 2. d4 *\n\n",
     );
-    let path = scratch_file("latin1.pgn", &text);
+    let dir = Scratch::new("defects-pgn");
+    let path = dir.file("latin1.pgn", &text);
     let out = sissa(&["pgn", path.to_str().expect("path")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -371,7 +342,7 @@ fn pgn_reads_latin1_goes_past_an_illegal_game_and_reads_null_moves() {
     // `--` is no escape from check.
     let in_check =
         b"[FEN \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\"]\n[SetUp \"1\"]\n[Result \"*\"]\n\n1. -- *\n";
-    let path = scratch_file("check.pgn", in_check);
+    let path = dir.file("check.pgn", in_check);
     let out = sissa(&["pgn", path.to_str().expect("path")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("cannot be made while in check"), "{stdout}");

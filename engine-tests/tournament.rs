@@ -4,16 +4,18 @@
 //! Sissa-vs-Sissa games once Sissa speaks UCI and CECP.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+mod support;
 
 use sissa::pgn::parse_pgn;
 use sissa::tournament::stats::{
     Pentanomial, Sprt, SprtModel, SprtVerdict, Wld, expected_score, llr_bayes, llr_gsprt,
 };
 use sissa::{Position, Variant};
+use support::Scratch;
 
 const SISSA: &str = env!("CARGO_BIN_EXE_sissa");
 
@@ -33,34 +35,8 @@ fn fake_spec(name: &str, proto: &str, fake_args: &str) -> String {
     )
 }
 
-/// A fresh scratch directory for one test, removed when the test passes (kept for a look
-/// when it fails).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
 fn scratch(tag: &str) -> Scratch {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "sissa-tournament-{}-{tag}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    Scratch(dir)
+    Scratch::new(&format!("tournament-{tag}"))
 }
 
 fn sissa(args: &[&str]) -> Output {

@@ -214,6 +214,24 @@ impl Searcher {
         }
     }
 
+    /// The score of `pos` after a search of `nodes` nodes with everything learnt forgotten
+    /// first, from the side to move's view; `None` for a mate. How openings are judged.
+    pub fn judge(&mut self, pos: &mut Position, nodes: u64) -> Option<i32> {
+        self.clear();
+        let limits = Limits {
+            nodes: Some(nodes),
+            multipv: 1,
+            ..Limits::default()
+        };
+        match self
+            .search(pos, &limits, &Control::default(), &mut |_| {})
+            .score
+        {
+            Score::Cp(cp) => Some(cp),
+            Score::Mate(_) => None,
+        }
+    }
+
     /// Per mille of the hash table in use.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()

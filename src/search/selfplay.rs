@@ -159,14 +159,10 @@ fn opening(v: &'static Variant, plies: u32, rng: &mut Rng, judge: &mut Searcher)
         if pos.clone().outcome().is_some() {
             continue;
         }
-        judge.clear();
-        let r = judge.search(
-            &mut pos,
-            &node_limits(OPENING_CHECK_NODES),
-            &quiet_control(),
-            &mut |_| {},
-        );
-        if matches!(r.score, Score::Cp(cp) if cp.abs() <= OPENING_BALANCE) {
+        if judge
+            .judge(&mut pos, OPENING_CHECK_NODES)
+            .is_some_and(|cp| cp.abs() <= OPENING_BALANCE)
+        {
             return pos;
         }
         fallback.get_or_insert(pos);

@@ -307,6 +307,50 @@ pub(crate) struct Games {
     pub openings: Vec<Opening>,
 }
 
+impl Games {
+    /// Starts each engine once and lets it go: the check that every one of them runs and
+    /// finishes its handshake before games are played.
+    pub(crate) fn check_engines(
+        &self,
+        specs: &[EngineSpec],
+        log: Option<&Arc<IoLog>>,
+    ) -> Result<(), String> {
+        for spec in specs {
+            let target = log.map(|l| LogTarget {
+                log: l.clone(),
+                tag: format!("check {}", spec.name),
+            });
+            Engine::start(spec, self.handshake, target)
+                .map_err(|e| format!("engine '{}': {e}", spec.name))?;
+        }
+        Ok(())
+    }
+
+    /// The setup of game `round` (from 1) between `white` and `black` from `opening`.
+    pub(crate) fn setup<'a>(
+        &'a self,
+        round: usize,
+        opening: &'a Opening,
+        white: &'a EngineSpec,
+        black: &'a EngineSpec,
+        stop: &'a AtomicBool,
+        log: Option<&'a Arc<IoLog>>,
+    ) -> GameSetup<'a> {
+        GameSetup {
+            variant: self.variant,
+            round,
+            opening,
+            white,
+            black,
+            limits: &self.limits,
+            adjudication: self.adjudication,
+            handshake: self.handshake,
+            stop,
+            log,
+        }
+    }
+}
+
 impl GameArgs {
     /// Checks the options for games between `specs`, and reads or generates the openings
     /// (`pairs` of them when generated).
@@ -387,13 +431,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         return Err("--games must be at least 1".to_string());
     }
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let Games {
-        variant,
-        limits,
-        adjudication,
-        handshake,
-        openings,
-    } = args.play.prepare(&specs, args.games.div_ceil(2))?;
+    let games = args.play.prepare(&specs, args.games.div_ceil(2))?;
     let mut pgn_file = create(&args.pgn)?;
     let mut records_file = create(&args.records)?;
     let log = args
@@ -402,18 +440,11 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         .map(IoLog::create)
         .transpose()?
         .map(Arc::new);
-    for spec in &specs {
-        let target = log.as_ref().map(|l| LogTarget {
-            log: l.clone(),
-            tag: format!("check {}", spec.name),
-        });
-        Engine::start(spec, handshake, target)
-            .map_err(|e| format!("engine '{}': {e}", spec.name))?;
-    }
+    games.check_engines(&specs, log.as_ref())?;
 
     let names = [specs[0].name.as_str(), specs[1].name.as_str()];
     let date = pgn_date();
-    let time_control = limits.pgn_tag();
+    let time_control = games.limits.pgn_tag();
     let bar = ProgressBar::new(args.games as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
@@ -435,8 +466,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         let (tx, rx) = channel::<(usize, GameRecord)>();
         for _ in 0..args.play.concurrency.min(args.games) {
             let tx = tx.clone();
-            let (next, stop, specs, limits, openings, log) =
-                (&next, &stop, &specs, &limits, &openings, &log);
+            let (next, stop, specs, games, log) = (&next, &stop, &specs, &games, &log);
             scope.spawn(move || {
                 loop {
                     let game = next.fetch_add(1, Ordering::SeqCst);
@@ -449,18 +479,9 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
                     } else {
                         (&specs[1], &specs[0])
                     };
-                    let setup = GameSetup {
-                        variant,
-                        round: game + 1,
-                        opening: &openings[(game / 2) % openings.len()],
-                        white,
-                        black,
-                        limits,
-                        adjudication,
-                        handshake,
-                        stop,
-                        log: log.as_ref(),
-                    };
+                    let openings = &games.openings;
+                    let opening = &openings[(game / 2) % openings.len()];
+                    let setup = games.setup(game + 1, opening, white, black, stop, log.as_ref());
                     if let Some(record) = play_game(&setup)
                         && tx.send((game, record)).is_err()
                     {

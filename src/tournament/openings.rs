@@ -3,13 +3,12 @@
 //! find them balanced.
 
 use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
 
 use crate::moves::MoveKind;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::role::Role;
-use crate::search::{Control, Limits, Score, Searcher};
+use crate::search::Searcher;
 use crate::variant::Variant;
 
 /// A start position and the book moves (UCI form) played from it before the engines take over.
@@ -156,25 +155,6 @@ fn quick_eval(pos: &mut Position) -> i32 {
 /// pairs were won by whichever side the opening favoured.
 pub const JUDGE_NODES: u64 = 8_000;
 
-/// The engine's score of `pos` after a short search, from the side to move's view; `None`
-/// for a mate.
-fn judged(judge: &mut Searcher, pos: &mut Position) -> Option<i32> {
-    judge.clear();
-    let control = Control {
-        stop: AtomicBool::new(false),
-        pondering: AtomicBool::new(false),
-    };
-    let limits = Limits {
-        nodes: Some(JUDGE_NODES),
-        multipv: 1,
-        ..Limits::default()
-    };
-    match judge.search(pos, &limits, &control, &mut |_| {}).score {
-        Score::Cp(cp) => Some(cp),
-        Score::Mate(_) => None,
-    }
-}
-
 /// `count` distinct openings of `plies` random legal moves from the start position whose
 /// quick material evaluation, and then the score of a [`JUDGE_NODES`]-node search, lie
 /// within `max_cp` of equality. Gives up adding after many rejects and returns what it has
@@ -219,7 +199,8 @@ pub fn generate(
             continue;
         }
         if let Some(j) = judge.as_mut()
-            && judged(j, &mut pos).is_none_or(|cp| cp.abs() > max_cp)
+            && j.judge(&mut pos, JUDGE_NODES)
+                .is_none_or(|cp| cp.abs() > max_cp)
         {
             fallback.get_or_insert(opening);
             continue;
@@ -270,7 +251,11 @@ mod tests {
                 }
                 assert!(quick_eval(&mut pos).abs() <= 150);
                 let mut judge = Searcher::new(4).unwrap();
-                assert!(judged(&mut judge, &mut pos).is_some_and(|cp| cp.abs() <= 150));
+                assert!(
+                    judge
+                        .judge(&mut pos, JUDGE_NODES)
+                        .is_some_and(|cp| cp.abs() <= 150)
+                );
             }
         }
     }

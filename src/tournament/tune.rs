@@ -15,9 +15,9 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
+use super::GameArgs;
 use super::engine::EngineSpec;
-use super::referee::{GameSetup, play_game};
-use super::{GameArgs, Games};
+use super::referee::play_game;
 use crate::rng::Rng;
 use crate::role::Color;
 use crate::search::params::{SearchParams, TUNABLES, Tunable, tunable_names};
@@ -191,19 +191,22 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
     }
     let mut spsa = Spsa::new(&chosen, &start, args.iterations, args.rate);
     let pairs = (args.play.concurrency / 2).max(1);
-    let Games {
-        variant,
-        limits,
-        adjudication,
-        handshake,
-        openings,
-    } = args
-        .play
-        .prepare(std::slice::from_ref(&base), args.iterations * pairs)?;
+    let specs = std::slice::from_ref(&base);
+    let games = args.play.prepare(specs, args.iterations * pairs)?;
+    let openings = &games.openings;
     if openings.is_empty() {
         return Err("no openings to play".to_string());
     }
-    super::Engine::start(&base, handshake, None).map_err(|e| format!("engine: {e}"))?;
+    games.check_engines(specs, None)?;
+    // Tunables not under tuning keep their start values.
+    let fixed: Vec<(&str, i32)> = TUNABLES
+        .iter()
+        .filter(|t| !chosen.iter().any(|c| c.name == t.name))
+        .filter_map(|t| {
+            let v = start.get(t.name)?;
+            (v != t.default).then_some((t.name, v))
+        })
+        .collect();
     let mut output = match &args.output {
         None => None,
         Some(path) => Some(
@@ -220,19 +223,10 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
     for k in 0..args.iterations {
         let signs = spsa.signs(&mut rng);
         let side = |sign: f64| {
-            let tuned = spsa.perturbed(k, &signs, sign);
-            // Tunables not under tuning keep their start values.
-            let others = TUNABLES
-                .iter()
-                .filter(|t| !tuned.iter().any(|&(name, _)| name == t.name))
-                .filter_map(|t| {
-                    let v = start.get(t.name)?;
-                    (v != t.default).then_some((t.name, v))
-                });
-            let text = tuned
-                .iter()
-                .copied()
-                .chain(others)
+            let text = spsa
+                .perturbed(k, &signs, sign)
+                .into_iter()
+                .chain(fixed.iter().copied())
                 .map(|(name, v)| format!("{name}={v}"))
                 .collect::<Vec<_>>()
                 .join(" ");
@@ -248,7 +242,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
         let mut result = 0i64;
         let mut failed = None;
         std::thread::scope(|scope| {
-            let mut games = Vec::new();
+            let mut handles = Vec::new();
             for pair in 0..pairs {
                 let opening = &openings[(k * pairs + pair) % openings.len()];
                 for plus_white in [true, false] {
@@ -257,25 +251,14 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
                     } else {
                         (&minus, &plus)
                     };
-                    let (limits, stop) = (&limits, &stop);
-                    games.push(scope.spawn(move || {
-                        let setup = GameSetup {
-                            variant,
-                            round: k + 1,
-                            opening,
-                            white,
-                            black,
-                            limits,
-                            adjudication,
-                            handshake,
-                            stop,
-                            log: None,
-                        };
+                    let (games, stop) = (&games, &stop);
+                    handles.push(scope.spawn(move || {
+                        let setup = games.setup(k + 1, opening, white, black, stop, None);
                         (plus_white, play_game(&setup))
                     }));
                 }
             }
-            for g in games {
+            for g in handles {
                 match g.join() {
                     Ok((plus_white, Some(record))) => {
                         let plus_color = if plus_white {
