@@ -11,6 +11,7 @@ pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod pattern;
 pub mod perft;
 pub mod pgn;

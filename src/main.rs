@@ -54,6 +54,10 @@ enum Command {
     Bench(sissa::search::cli::BenchArgs),
     /// Play the engine against itself with different options (strength measurements).
     Selfplay(sissa::search::selfplay::SelfplayArgs),
+    /// Make training positions by self-play (or merge or inspect data files).
+    Datagen(sissa::nnue::datagen::DatagenArgs),
+    /// Train a network on data files from `sissa datagen`.
+    Train(sissa::nnue::train::TrainArgs),
     /// Play a match between two engines, refereed by Sissa's rules.
     Match(Box<sissa::tournament::MatchArgs>),
     /// Replay a PGN file and report each game's final position and result.
@@ -80,6 +84,8 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => sissa::search::cli::run_search(&args),
         Some(Command::Bench(args)) => sissa::search::cli::run_bench(&args),
         Some(Command::Selfplay(args)) => sissa::search::selfplay::run_selfplay(&args),
+        Some(Command::Datagen(args)) => sissa::nnue::datagen::run_datagen(&args),
+        Some(Command::Train(args)) => sissa::nnue::train::run_train(&args),
         Some(Command::Match(args)) => sissa::tournament::run_match(&args),
         Some(Command::Pgn(args)) => sissa::tournament::run_pgn(&args),
         Some(Command::Tune(args)) => sissa::tournament::tune::run_tune(&args),

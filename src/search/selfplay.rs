@@ -145,23 +145,39 @@ fn node_limits(nodes: u64) -> Limits {
     }
 }
 
-fn opening(v: &'static Variant, plies: u32, rng: &mut Rng, judge: &mut Searcher) -> Position {
+/// What makes a random opening acceptable: a search of `nodes` nodes scores it within
+/// `balance` centipawns; after `tries` rejected openings the first one tried is taken.
+#[derive(Clone, Copy, Debug)]
+pub struct OpeningCheck {
+    pub nodes: u64,
+    pub balance: i32,
+    pub tries: u32,
+}
+
+/// A position after `plies` random moves (`pick(n)` chooses one of n) that `check` accepts.
+pub fn balanced_opening(
+    v: &'static Variant,
+    plies: u32,
+    pick: &mut dyn FnMut(usize) -> usize,
+    judge: &mut Searcher,
+    check: OpeningCheck,
+) -> Position {
     let mut fallback = None;
-    for _ in 0..OPENING_TRIES {
+    for _ in 0..check.tries {
         let mut pos = Position::startpos(v);
         for _ in 0..plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            pos.make(moves[(rng.next() % moves.len() as u64) as usize]);
+            pos.make(moves[pick(moves.len())]);
         }
         if pos.clone().outcome().is_some() {
             continue;
         }
         if judge
-            .judge(&mut pos, OPENING_CHECK_NODES)
-            .is_some_and(|cp| cp.abs() <= OPENING_BALANCE)
+            .judge(&mut pos, check.nodes)
+            .is_some_and(|cp| cp.abs() <= check.balance)
         {
             return pos;
         }
@@ -239,7 +255,13 @@ pub fn run_match(args: &SelfplayArgs, progress: &mut dyn FnMut(&Tally)) -> Resul
     let mut rng = Rng(args.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut tally = Tally::default();
     for _ in 0..args.games.div_ceil(2) {
-        let start = opening(v, args.opening_plies, &mut rng, &mut judge);
+        let check = OpeningCheck {
+            nodes: OPENING_CHECK_NODES,
+            balance: OPENING_BALANCE,
+            tries: OPENING_TRIES,
+        };
+        let mut pick = |n: usize| (rng.next() % n as u64) as usize;
+        let start = balanced_opening(v, args.opening_plies, &mut pick, &mut judge, check);
         for a_white in [true, false] {
             match play(start.clone(), &mut engines, a_white, args.nodes) {
                 1 => tally.wins += 1,

@@ -1,0 +1,89 @@
+//! The network's inputs: one feature a (relative colour, role, square) of the variant's
+//! board, seen from each side, plus the pieces in hand.
+//!
+//! From White's side a square is its index in [`crate::geometry::Geometry::squares`]; from
+//! Black's the board is mirrored rank for rank first (every board Sissa plays is symmetric
+//! that way), so that one set of weights serves both sides. Holes have no feature. A side's
+//! hand of n pieces sets the first n of its [`Layout::hand_slots`] hand features (a count in
+//! unary, so that a drop clears just one feature).
+
+use crate::geometry::Square;
+use crate::role::{Color, Piece, ROLE_COUNT};
+use crate::variant::Variant;
+
+/// The feature layout of one variant.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub variant: &'static Variant,
+    /// Real squares of the board.
+    pub squares: usize,
+    /// The slot of each role of the army (by role code); `u8::MAX` for roles not in it.
+    role_slot: [u8; ROLE_COUNT],
+    /// Roles in the army.
+    pub roles: usize,
+    /// Hand features per side (the most pieces a hand holds).
+    pub hand_slots: usize,
+    /// Per mailbox cell: (index from White's side, index from Black's side).
+    square_index: Vec<(u16, u16)>,
+}
+
+impl Layout {
+    pub fn new(variant: &'static Variant) -> Layout {
+        let g = &variant.geometry;
+        let mut role_slot = [u8::MAX; ROLE_COUNT];
+        for (k, r) in variant.spec.army.iter().enumerate() {
+            role_slot[r.index()] = k as u8;
+        }
+        let ordinal = |sq: Square| g.squares().iter().position(|&s| s == sq);
+        let cells = g.squares().iter().map(|s| s.index()).max().unwrap_or(0) + 1;
+        let mut square_index = vec![(u16::MAX, u16::MAX); cells];
+        for (i, &sq) in g.squares().iter().enumerate() {
+            let mirror = g
+                .square(g.file(sq), g.ranks() as i32 - 1 - g.rank(sq))
+                .and_then(ordinal)
+                .unwrap_or(i);
+            square_index[sq.index()] = (i as u16, mirror as u16);
+        }
+        Layout {
+            variant,
+            squares: g.square_count(),
+            role_slot,
+            roles: variant.spec.army.len(),
+            hand_slots: variant.spec.hand.map_or(0, |h| h.count as usize),
+            square_index,
+        }
+    }
+
+    /// Features of one side.
+    pub fn count(&self) -> usize {
+        2 * self.roles * self.squares + 2 * self.hand_slots
+    }
+
+    /// The feature of `piece` on `sq` as seen from `side`.
+    #[inline]
+    pub fn piece(&self, side: Color, piece: Piece, sq: Square) -> usize {
+        let (w, b) = self.square_index[sq.index()];
+        let s = if side == Color::White { w } else { b } as usize;
+        let own = usize::from(piece.color != side);
+        let slot = self.role_slot[piece.role.index()] as usize;
+        (own * self.roles + slot) * self.squares + s
+    }
+
+    /// The feature of the `n`-th piece (from 0) in `owner`'s hand as seen from `side`.
+    #[inline]
+    pub fn hand(&self, side: Color, owner: Color, n: usize) -> usize {
+        let own = usize::from(owner != side);
+        2 * self.roles * self.squares + own * self.hand_slots + n
+    }
+
+    /// The same as [`Layout::piece`] from a square's index in the variant's square list.
+    pub fn piece_at_index(&self, side: Color, piece: Piece, index: usize) -> usize {
+        let sq = self.variant.geometry.squares()[index];
+        self.piece(side, piece, sq)
+    }
+
+    /// Whether `piece` has a feature (its role is in the army).
+    pub fn knows(&self, piece: Piece) -> bool {
+        self.role_slot[piece.role.index()] != u8::MAX
+    }
+}

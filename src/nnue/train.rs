@@ -1,0 +1,687 @@
+//! `sissa train`: fits a network ([`super::net`]) to data files ([`super::data`]) on the CPU.
+//!
+//! The loss is the squared error between the logistic of the network's output and a blend of
+//! the logistic of the search score and the game result (`--wdl` is the result's weight),
+//! averaged over mini-batches that the threads share out; Adam updates the weights. A
+//! validation share of the positions, chosen by the seed, is never trained on: its loss is
+//! what each epoch reports and the loss curve keeps.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::data::{DataSet, Sample};
+use super::features::Layout;
+use super::net::{Network, QA, QB, SCALE, W1_LIMIT};
+use crate::rng::Rng;
+use crate::role::Color;
+use crate::variant::Variant;
+
+/// `sissa train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Data files (of one variant), from `sissa datagen`.
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Hidden neurons a side.
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Adam's learning rate at the first epoch.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Share of the first learning rate left at the last epoch (it falls geometrically).
+    #[arg(long, default_value_t = 0.1)]
+    pub lr_end: f32,
+    /// Weight of the game result in the target (the rest is the search score's).
+    #[arg(long, default_value_t = 0.3)]
+    pub wdl: f32,
+    /// Positions a mini-batch.
+    #[arg(long, default_value_t = 8192)]
+    pub batch: usize,
+    /// Threads sharing each mini-batch.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Share of the positions kept out of training for validation.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Seed of the initial weights, the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the loss curve here (one CSV line an epoch).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+}
+
+/// The positions in training form: each one's active features from the side to move's view
+/// then from the other side's (the same number of each), and its target.
+pub struct Prepared {
+    pub layout: Layout,
+    features: Vec<u16>,
+    /// Sample i's features are `features[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+    targets: Vec<f32>,
+}
+
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The active features of a sample from `side`'s view.
+pub fn sample_features(layout: &Layout, s: &Sample, side: Color, out: &mut Vec<u16>) {
+    for &(i, p) in &s.pieces {
+        out.push(layout.piece_at_index(side, p, i as usize) as u16);
+    }
+    for owner in Color::ALL {
+        for n in 0..(s.hands[owner.index()] as usize).min(layout.hand_slots) {
+            out.push(layout.hand(side, owner, n) as u16);
+        }
+    }
+}
+
+impl Prepared {
+    /// The samples of `sets` (all of one variant), with `wdl` the weight of the result.
+    pub fn new(sets: &[DataSet], wdl: f32) -> Result<Prepared, String> {
+        let v = sets
+            .first()
+            .map(|d| d.variant)
+            .ok_or_else(|| "no data".to_string())?;
+        if let Some(d) = sets.iter().find(|d| !std::ptr::eq(d.variant, v)) {
+            return Err(format!(
+                "data of {} and of {}: one variant at a time",
+                v.id(),
+                d.variant.id()
+            ));
+        }
+        let layout = Layout::new(v);
+        let mut p = Prepared {
+            layout,
+            features: Vec::new(),
+            starts: vec![0],
+            targets: Vec::new(),
+        };
+        for d in sets {
+            for i in 0..d.len() {
+                let s = d.get(i);
+                if s.pieces.iter().any(|&(_, pc)| !p.layout.knows(pc)) {
+                    return Err(format!("a piece outside the {} army in the data", v.id()));
+                }
+                let target = (1.0 - wdl) * sigmoid(f32::from(s.score) / SCALE as f32)
+                    + wdl * s.result.score_for(s.side);
+                p.push(&s, target);
+            }
+        }
+        Ok(p)
+    }
+
+    /// Adds one sample with its target.
+    pub fn push(&mut self, s: &Sample, target: f32) {
+        sample_features(&self.layout, s, s.side, &mut self.features);
+        sample_features(&self.layout, s, s.side.flip(), &mut self.features);
+        self.starts.push(self.features.len());
+        self.targets.push(target);
+    }
+
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// Sample i's features (side to move's, other side's) and target.
+    fn sample(&self, i: usize) -> (&[u16], &[u16], f32) {
+        let f = &self.features[self.starts[i]..self.starts[i + 1]];
+        let (us, them) = f.split_at(f.len() / 2);
+        (us, them, self.targets[i])
+    }
+}
+
+/// The network in floating point, as trained.
+#[derive(Clone, Debug)]
+pub struct FloatNet {
+    pub features: usize,
+    pub hidden: usize,
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+    pub b2: f32,
+}
+
+impl FloatNet {
+    /// Random first weights (uniform, scaled by the fan-in), zero biases.
+    pub fn random(features: usize, hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |scale: f32| {
+            let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * u - 1.0) * scale
+        };
+        // About 30 features are active a side.
+        let w1 = (0..features * hidden).map(|_| uniform(0.18)).collect();
+        let w2 = (0..2 * hidden)
+            .map(|_| uniform(1.0 / (2.0 * hidden as f32).sqrt()))
+            .collect();
+        FloatNet {
+            features,
+            hidden,
+            w1,
+            b1: vec![0.0; hidden],
+            w2,
+            b2: 0.0,
+        }
+    }
+
+    fn zeros(features: usize, hidden: usize) -> FloatNet {
+        FloatNet {
+            features,
+            hidden,
+            w1: vec![0.0; features * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; 2 * hidden],
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, active: &[u16], acc: &mut [f32]) {
+        acc.copy_from_slice(&self.b1);
+        let h = self.hidden;
+        for &f in active {
+            let row = &self.w1[f as usize * h..(f as usize + 1) * h];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output (in units of [`SCALE`] centipawns) for these active features.
+    pub fn forward(&self, us: &[u16], them: &[u16], scratch: &mut Scratch) -> f32 {
+        self.accumulate(us, &mut scratch.us);
+        self.accumulate(them, &mut scratch.them);
+        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let dot = |acc: &[f32], w: &[f32]| -> f32 {
+            acc.iter()
+                .zip(w)
+                .map(|(&a, &w)| a.clamp(0.0, 1.0) * w)
+                .sum()
+        };
+        self.b2 + dot(&scratch.us, w_us) + dot(&scratch.them, w_them)
+    }
+
+    /// Adds the gradient of one sample's loss, times `scale`, to `grad`; returns the loss.
+    fn backward(
+        &self,
+        (us, them, target): (&[u16], &[u16], f32),
+        scale: f32,
+        grad: &mut FloatNet,
+        scratch: &mut Scratch,
+    ) -> f32 {
+        let out = self.forward(us, them, scratch);
+        let p = sigmoid(out);
+        let loss = (p - target) * (p - target);
+        let d_out = 2.0 * (p - target) * p * (1.0 - p) * scale;
+        let h = self.hidden;
+        grad.b2 += d_out;
+        for (side, active, offset) in [(&scratch.us, us, 0), (&scratch.them, them, h)] {
+            let w2 = &self.w2[offset..offset + h];
+            let gw2 = &mut grad.w2[offset..offset + h];
+            for (((&a, &w), g), d) in side.iter().zip(w2).zip(gw2).zip(&mut scratch.delta) {
+                *g += d_out * a.clamp(0.0, 1.0);
+                *d = if a > 0.0 && a < 1.0 { d_out * w } else { 0.0 };
+            }
+            for (g, &d) in grad.b1.iter_mut().zip(&scratch.delta) {
+                *g += d;
+            }
+            for &f in active {
+                let row = &mut grad.w1[f as usize * h..(f as usize + 1) * h];
+                for (g, &d) in row.iter_mut().zip(&scratch.delta) {
+                    *g += d;
+                }
+            }
+        }
+        loss
+    }
+
+    fn add(&mut self, other: &FloatNet) {
+        for (a, b) in self.params_mut().into_iter().zip(other.params()) {
+            for (x, &y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        for p in self.params_mut() {
+            p.fill(0.0);
+        }
+    }
+
+    fn params(&self) -> [&[f32]; 4] {
+        [&self.w1, &self.b1, &self.w2, std::slice::from_ref(&self.b2)]
+    }
+
+    fn params_mut(&mut self) -> [&mut [f32]; 4] {
+        [
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w2,
+            std::slice::from_mut(&mut self.b2),
+        ]
+    }
+
+    /// The network rounded to the integers play uses.
+    pub fn quantize(&self, variant: &'static Variant) -> Network {
+        let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
+        Network {
+            variant,
+            features: self.features,
+            hidden: self.hidden,
+            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
+            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+/// Buffers of one forward and backward pass.
+pub struct Scratch {
+    us: Vec<f32>,
+    them: Vec<f32>,
+    delta: Vec<f32>,
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            us: vec![0.0; hidden],
+            them: vec![0.0; hidden],
+            delta: vec![0.0; hidden],
+        }
+    }
+}
+
+/// Adam's moments and step count, for a list of parameter slices.
+pub struct Adam {
+    m: Vec<Vec<f32>>,
+    v: Vec<Vec<f32>>,
+    t: i32,
+}
+
+impl Adam {
+    /// Moments for parameter slices of these lengths.
+    pub fn new(sizes: &[usize]) -> Adam {
+        Adam {
+            m: sizes.iter().map(|&n| vec![0.0; n]).collect(),
+            v: sizes.iter().map(|&n| vec![0.0; n]).collect(),
+            t: 0,
+        }
+    }
+
+    /// One step along `grads` at rate `lr`; slice k stays within +/- `limits[k]`.
+    pub fn step(&mut self, params: &mut [&mut [f32]], grads: &[&[f32]], limits: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        for (k, p) in params.iter_mut().enumerate() {
+            let (g, m, v, limit) = (grads[k], &mut self.m[k], &mut self.v[k], limits[k]);
+            for i in 0..p.len() {
+                m[i] = B1 * m[i] + (1.0 - B1) * g[i];
+                v[i] = B2 * v[i] + (1.0 - B2) * g[i] * g[i];
+                let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
+                p[i] = (p[i] - step).clamp(-limit, limit);
+            }
+        }
+    }
+}
+
+/// One row of a linear model's data: (feature, value) pairs and the target score.
+pub type LinearRow = (Vec<(usize, f32)>, f32);
+
+/// Fits the weights `w` of the model `sigmoid(sum of w[f] * value)` to `rows` by full-batch
+/// Adam on the squared error, starting from `start`: the fit a Texel-style tuning of a
+/// hand-written evaluation makes. Returns the weights and the final mean loss.
+pub fn fit_linear(rows: &[LinearRow], start: &[f32], epochs: usize, lr: f32) -> (Vec<f32>, f32) {
+    let mut w = start.to_vec();
+    let mut adam = Adam::new(&[w.len()]);
+    let mut grad = vec![0.0; w.len()];
+    let mut loss = 0.0;
+    let n = rows.len().max(1) as f32;
+    for _ in 0..epochs {
+        grad.fill(0.0);
+        loss = 0.0;
+        for (x, t) in rows {
+            let p = sigmoid(x.iter().map(|&(f, v)| w[f] * v).sum());
+            loss += (p - t) * (p - t) / n;
+            let d = 2.0 * (p - t) * p * (1.0 - p) / n;
+            for &(f, v) in x {
+                grad[f] += d * v;
+            }
+        }
+        adam.step(&mut [&mut w], &[&grad], &[f32::MAX], lr);
+    }
+    (w, loss)
+}
+
+/// Mean loss of `net` over the samples `indices`.
+pub fn mean_loss(net: &FloatNet, data: &Prepared, indices: &[usize]) -> f32 {
+    let mut scratch = Scratch::new(net.hidden);
+    let sum: f64 = indices
+        .iter()
+        .map(|&i| {
+            let (us, them, t) = data.sample(i);
+            let p = sigmoid(net.forward(us, them, &mut scratch));
+            f64::from((p - t) * (p - t))
+        })
+        .sum();
+    (sum / indices.len().max(1) as f64) as f32
+}
+
+/// What one epoch did.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    pub epoch: usize,
+    pub lr: f32,
+    pub train_loss: f32,
+    pub validation_loss: f32,
+    pub positions_per_second: f64,
+}
+
+/// Training settings (the command's flags without the files).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub lr: f32,
+    pub lr_end: f32,
+    pub batch: usize,
+    pub threads: usize,
+    pub validation: f64,
+    pub seed: u64,
+}
+
+/// Splits the sample indices into (training, validation) by the seed.
+pub fn split(n: usize, share: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
+    let mut all: Vec<usize> = (0..n).collect();
+    shuffle(&mut all, &mut Rng::new(seed ^ 0x5eed));
+    let keep = ((n as f64 * share).round() as usize).min(n.saturating_sub(1));
+    let validation = all.split_off(n - keep);
+    (all, validation)
+}
+
+fn shuffle(v: &mut [usize], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.below(i + 1));
+    }
+}
+
+/// Trains a network on `data`, calling `on_epoch` after every epoch.
+pub fn train(
+    data: &Prepared,
+    s: &Settings,
+    on_epoch: &mut dyn FnMut(&Epoch, &FloatNet),
+) -> FloatNet {
+    let mut net = FloatNet::random(data.layout.count(), s.hidden, s.seed);
+    let sizes = net.params().map(|p| p.len());
+    let mut adam = Adam::new(&sizes);
+    let limits = [W1_LIMIT, W1_LIMIT, f32::MAX, f32::MAX];
+    let (mut training, validation) = split(data.len(), s.validation, s.seed);
+    let mut rng = Rng::new(s.seed ^ 0xba7c);
+    let threads = s.threads.max(1);
+    let mut grads: Vec<FloatNet> = (0..threads)
+        .map(|_| FloatNet::zeros(net.features, net.hidden))
+        .collect();
+    let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(s.hidden)).collect();
+    for epoch in 0..s.epochs {
+        let progress = if s.epochs > 1 {
+            epoch as f32 / (s.epochs - 1) as f32
+        } else {
+            0.0
+        };
+        let lr = s.lr * s.lr_end.powf(progress);
+        shuffle(&mut training, &mut rng);
+        let start = Instant::now();
+        let mut loss_sum = 0.0f64;
+        for batch in training.chunks(s.batch.max(1)) {
+            let scale = 1.0 / batch.len() as f32;
+            let per_thread = batch.len().div_ceil(threads);
+            let net_ref = &net;
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(scratches.iter_mut())
+                    .zip(batch.chunks(per_thread))
+                    .map(|((grad, scratch), part)| {
+                        scope.spawn(move || {
+                            grad.clear();
+                            part.iter()
+                                .map(|&i| {
+                                    let sample = data.sample(i);
+                                    f64::from(net_ref.backward(sample, scale, grad, scratch))
+                                })
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .collect()
+            });
+            let used = batch.len().div_ceil(per_thread);
+            let (first, rest) = grads.split_at_mut(1);
+            for g in rest.iter().take(used - 1) {
+                first[0].add(g);
+            }
+            adam.step(&mut net.params_mut(), &first[0].params(), &limits, lr);
+            loss_sum += losses.iter().sum::<f64>();
+        }
+        let seconds = start.elapsed().as_secs_f64().max(1e-9);
+        let report = Epoch {
+            epoch: epoch + 1,
+            lr,
+            train_loss: (loss_sum / training.len().max(1) as f64) as f32,
+            validation_loss: mean_loss(&net, data, &validation),
+            positions_per_second: training.len() as f64 / seconds,
+        };
+        on_epoch(&report, &net);
+    }
+    net
+}
+
+/// `sissa train`.
+pub fn run_train(args: &TrainArgs) -> Result<(), String> {
+    if args.hidden == 0 || args.hidden > super::net::MAX_HIDDEN {
+        return Err(format!("--hidden must be 1 to {}", super::net::MAX_HIDDEN));
+    }
+    if args.epochs == 0 || args.batch == 0 {
+        return Err("--epochs and --batch must be at least 1".to_string());
+    }
+    if args.threads == 0 || args.threads > crate::search::MAX_THREADS {
+        return Err(format!(
+            "--threads must be 1 to {}",
+            crate::search::MAX_THREADS
+        ));
+    }
+    if !(0.0..=1.0).contains(&args.wdl) || !(0.0..0.5).contains(&args.validation) {
+        return Err("--wdl must lie in 0..=1 and --validation in 0..0.5".to_string());
+    }
+    if !(args.lr > 0.0 && args.lr_end > 0.0 && args.lr_end <= 1.0) {
+        return Err("--lr must be positive and --lr-end in (0, 1]".to_string());
+    }
+    let sets = args
+        .data
+        .iter()
+        .map(|p| DataSet::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let data = Prepared::new(&sets, args.wdl)?;
+    drop(sets);
+    if data.len() < 2 {
+        return Err("the data holds fewer than two positions".to_string());
+    }
+    let variant = data.layout.variant;
+    eprintln!(
+        "train: {} positions of {}, {} features, {} hidden a side",
+        data.len(),
+        variant.id(),
+        data.layout.count(),
+        args.hidden
+    );
+    let mut log = match &args.log {
+        Some(p) => {
+            let mut f = std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            writeln!(
+                f,
+                "epoch,lr,train_loss,validation_loss,positions_per_second"
+            )
+            .map_err(|e| e.to_string())?;
+            Some(f)
+        }
+        None => None,
+    };
+    let settings = Settings {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        lr: args.lr,
+        lr_end: args.lr_end,
+        batch: args.batch,
+        threads: args.threads,
+        validation: args.validation,
+        seed: args.seed,
+    };
+    let mut log_error = None;
+    let net = train(&data, &settings, &mut |e, _| {
+        eprintln!(
+            "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} positions/s",
+            e.epoch, e.lr, e.train_loss, e.validation_loss, e.positions_per_second
+        );
+        if let Some(f) = log.as_mut()
+            && let Err(err) = writeln!(
+                f,
+                "{},{},{},{},{:.0}",
+                e.epoch, e.lr, e.train_loss, e.validation_loss, e.positions_per_second
+            )
+        {
+            log_error.get_or_insert(err.to_string());
+        }
+    });
+    if let Some(e) = log_error {
+        return Err(format!("--log: {e}"));
+    }
+    let q = net.quantize(variant);
+    std::fs::write(&args.out, q.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!(
+        "{}: {} network, {} hidden",
+        args.out.display(),
+        variant.id(),
+        q.hidden
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::data::GameResult;
+    use crate::position::Position;
+
+    #[test]
+    fn a_linear_fit_recovers_known_weights() {
+        let truth = [0.8f32, -1.5, 0.3];
+        let mut rng = Rng::new(3);
+        let mut value = || (rng.below(2001) as f32 - 1000.0) / 1000.0;
+        let rows: Vec<LinearRow> = (0..1000)
+            .map(|_| {
+                let x: Vec<(usize, f32)> = (0..3).map(|f| (f, value())).collect();
+                let t = sigmoid(x.iter().map(|&(f, v)| truth[f] * v).sum());
+                (x, t)
+            })
+            .collect();
+        let (w, loss) = fit_linear(&rows, &[0.0; 3], 1500, 0.02);
+        for (got, want) in w.iter().zip(truth) {
+            assert!((got - want).abs() < 0.05, "{w:?}");
+        }
+        assert!(loss < 1e-5, "{loss}");
+    }
+
+    /// Positions of random games, labelled by their material balance.
+    fn material_set(variant: &str, n: usize) -> Prepared {
+        let v = Variant::by_name(variant).expect("variant");
+        let mut rng = Rng::new(11);
+        let mut data = Prepared {
+            layout: Layout::new(v),
+            features: Vec::new(),
+            starts: vec![0],
+            targets: Vec::new(),
+        };
+        while data.len() < n {
+            let mut pos = Position::startpos(v);
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.below(moves.len())]);
+                let cp = crate::search::eval::material_only(&pos);
+                let s = Sample::of(&pos, cp as i16, GameResult::Draw);
+                data.push(&s, sigmoid(cp as f32 / SCALE as f32));
+            }
+        }
+        data
+    }
+
+    #[test]
+    fn training_learns_material_and_quantizes_faithfully() {
+        let data = material_set("venomous", 3000);
+        let settings = Settings {
+            hidden: 16,
+            epochs: 30,
+            lr: 0.01,
+            lr_end: 0.1,
+            batch: 256,
+            threads: 2,
+            validation: 0.1,
+            seed: 5,
+        };
+        let (_, validation) = split(data.len(), settings.validation, settings.seed);
+        let before = mean_loss(
+            &FloatNet::random(data.layout.count(), 16, settings.seed),
+            &data,
+            &validation,
+        );
+        let mut curve = Vec::new();
+        let net = train(&data, &settings, &mut |e, _| curve.push(e.validation_loss));
+        let after = *curve.last().expect("epochs");
+        assert_eq!(curve.len(), 30);
+        assert!(after < before / 4.0, "validation loss {before} -> {after}");
+
+        let q = net.quantize(data.layout.variant);
+        let back = Network::from_bytes(&q.to_bytes(), data.layout.variant).expect("reads");
+        assert_eq!(
+            (back.w1, back.b1, back.w2, back.b2),
+            (q.w1.clone(), q.b1.clone(), q.w2.clone(), q.b2)
+        );
+        let mut scratch = Scratch::new(16);
+        let (mut us_acc, mut them_acc) = (vec![0i16; 16], vec![0i16; 16]);
+        for &i in validation.iter().take(200) {
+            let (us, them, _) = data.sample(i);
+            let float = net.forward(us, them, &mut scratch) * SCALE as f32;
+            let idx = |f: &[u16]| f.iter().map(|&x| x as usize).collect::<Vec<_>>();
+            q.accumulate(&idx(us), &mut us_acc);
+            q.accumulate(&idx(them), &mut them_acc);
+            let int = q.output(&us_acc, &them_acc);
+            assert!((int as f32 - float).abs() < 15.0, "{int} vs {float}");
+        }
+    }
+}
