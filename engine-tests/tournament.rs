@@ -5,7 +5,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
@@ -15,7 +15,7 @@ use sissa::tournament::stats::{
     Pentanomial, Sprt, SprtModel, SprtVerdict, Wld, expected_score, llr_bayes, llr_gsprt,
 };
 use sissa::{Position, Variant};
-use support::Scratch;
+use support::{Scratch, sissa, text};
 
 const SISSA: &str = env!("CARGO_BIN_EXE_sissa");
 
@@ -39,17 +39,6 @@ fn scratch(tag: &str) -> Scratch {
     Scratch::new(&format!("tournament-{tag}"))
 }
 
-fn sissa(args: &[&str]) -> Output {
-    Command::new(SISSA)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run sissa")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const FOOLS_MATE: &str = "'f2f3 e7e5 g2g4 d8h4'";

@@ -26,6 +26,20 @@ pub fn engine_path() -> &'static str {
     env!("CARGO_BIN_EXE_sissa")
 }
 
+/// Runs `sissa` with these arguments and no input, to the end.
+pub fn sissa(args: &[&str]) -> std::process::Output {
+    Command::new(engine_path())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sissa")
+}
+
+/// Bytes as text (lossy).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
 /// A fresh scratch directory for one test, removed when the test passes (kept for a look
 /// when it fails).
 pub struct Scratch(PathBuf);

@@ -44,6 +44,29 @@ pub struct Network {
     pub b2: i32,
 }
 
+/// The id of the variant a network file is for (after checking magic and version).
+pub fn variant_id(bytes: &[u8]) -> Result<String, String> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not a Sissa network file (no SISSANET magic)".to_string());
+    }
+    let short = || "truncated network file".to_string();
+    let version = u16::from_le_bytes(
+        bytes
+            .get(8..10)
+            .ok_or_else(short)?
+            .try_into()
+            .map_err(|_| short())?,
+    );
+    if version != VERSION {
+        return Err(format!(
+            "network format version {version}; this build reads version {VERSION}"
+        ));
+    }
+    let n = *bytes.get(10).ok_or_else(short)? as usize;
+    let id = bytes.get(11..11 + n).ok_or_else(short)?;
+    Ok(String::from_utf8_lossy(id).to_string())
+}
+
 impl Network {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -64,23 +87,13 @@ impl Network {
 
     /// Reads a network file for `variant`; the error says what does not fit.
     pub fn from_bytes(bytes: &[u8], variant: &'static Variant) -> Result<Network, String> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err("not a Sissa network file (no SISSANET magic)".to_string());
-        }
-        let short = || "truncated network file".to_string();
-        let take = |at: usize, n: usize| bytes.get(at..at + n).ok_or_else(short);
-        let version =
-            u16::from_le_bytes([bytes.get(8).copied().ok_or_else(short)?, take(9, 1)?[0]]);
-        if version != VERSION {
-            return Err(format!(
-                "network format version {version}; this build reads version {VERSION}"
-            ));
-        }
-        let n = take(10, 1)?[0] as usize;
-        let id = String::from_utf8_lossy(take(11, n)?).to_string();
+        let id = variant_id(bytes)?;
         if id != variant.id() {
             return Err(format!("a network for {id}, not for {}", variant.id()));
         }
+        let short = || "truncated network file".to_string();
+        let take = |at: usize, n: usize| bytes.get(at..at + n).ok_or_else(short);
+        let n = id.len();
         let mut at = 11 + n;
         let u32_at = |at: usize| -> Result<usize, String> {
             Ok(u32::from_le_bytes(take(at, 4)?.try_into().map_err(|_| short())?) as usize)

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
     Event, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES, parse_bool,
-    parse_clamped, send, set_switch,
+    parse_clamped, send, set_eval_file, set_switch,
 };
 use crate::geometry::Square;
 use crate::moves::{Move, MoveError, MoveKind};
@@ -415,6 +415,11 @@ impl Cecp {
                 None => error("bad option value", line),
             },
             "setupfen" => self.setup_fen = value.to_string(),
+            "evalfile" => {
+                if let Err(e) = set_eval_file(&mut self.options, value) {
+                    error(&format!("EvalFile: {e}"), line);
+                }
+            }
             "tune" => match SearchParams::parse(value) {
                 Ok(params) => self.options.params = params,
                 Err(e) => error(&format!("Tune: {e}"), line),

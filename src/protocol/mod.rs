@@ -198,7 +198,7 @@ type Switch = (
     fn(&mut SearchOptions, bool),
 );
 
-pub(crate) const SEARCH_SWITCHES: [Switch; 5] = [
+pub(crate) const SEARCH_SWITCHES: [Switch; 6] = [
     (
         "MaterialOnly",
         |o| o.material_only,
@@ -208,7 +208,27 @@ pub(crate) const SEARCH_SWITCHES: [Switch; 5] = [
     ("LMR", |o| o.lmr, |o, v| o.lmr = v),
     ("Futility", |o| o.futility, |o, v| o.futility = v),
     ("Aspiration", |o| o.aspiration, |o, v| o.aspiration = v),
+    ("UseNNUE", |o| o.use_nnue, |o, v| o.use_nnue = v),
 ];
+
+/// Sets the `EvalFile` option: a network file to load (its variant is the one it names), or
+/// `<empty>` (or nothing) for the built-in networks. The message to report; on an error the
+/// options are unchanged.
+pub(crate) fn set_eval_file(options: &mut SearchOptions, value: &str) -> Result<String, String> {
+    let value = value.trim();
+    if value.is_empty() || value == "<empty>" {
+        options.eval_file = None;
+        return Ok("EvalFile: the built-in networks".to_string());
+    }
+    let net = crate::nnue::load(std::path::Path::new(value))?;
+    let text = format!(
+        "EvalFile: {value}, a {} network with {} hidden neurons a side",
+        net.variant.id(),
+        net.hidden
+    );
+    options.eval_file = Some(std::sync::Arc::new(net));
+    Ok(text)
+}
 
 /// Sets the search switch called `name` (any case); `None` if there is no such switch.
 pub(crate) fn set_switch(options: &mut SearchOptions, name: &str, value: bool) -> Option<()> {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
     Event, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES, parse_bool,
-    parse_clamped, send, set_switch,
+    parse_clamped, send, set_eval_file, set_switch,
 };
 use crate::position::Position;
 use crate::search::{
@@ -102,6 +102,7 @@ impl Uci {
         ));
         send("option name Ponder type check default false");
         send("option name Tune type string default <empty>");
+        send("option name EvalFile type string default <empty>");
         let defaults = SearchOptions::default();
         for (name, get, _) in SEARCH_SWITCHES {
             send(&format!(
@@ -217,6 +218,10 @@ impl Uci {
                     bad_value(&name, &value);
                 }
             }
+            "evalfile" => match set_eval_file(&mut self.options, &value) {
+                Ok(text) => send(&format!("info string {text}")),
+                Err(e) => send(&format!("info string error: EvalFile: {e}; unchanged")),
+            },
             "tune" => {
                 let text = if value == "<empty>" { "" } else { &value };
                 match SearchParams::parse(text) {

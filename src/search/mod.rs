@@ -22,11 +22,14 @@ pub mod selfplay;
 pub mod time;
 pub mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::moves::Move;
+use crate::nnue::net::Network;
 use crate::position::Position;
+use crate::variant::Variant;
 
 use movepick::History;
 use tt::TranspositionTable;
@@ -140,6 +143,26 @@ pub struct SearchOptions {
     pub aspiration: bool,
     /// The tunable numbers (`Tune` option, `sissa tune`).
     pub params: params::SearchParams,
+    /// Evaluate by the variant's network when there is one (`UseNNUE`).
+    pub use_nnue: bool,
+    /// A network loaded from a file (`EvalFile`), used in its variant instead of the one
+    /// built in.
+    pub eval_file: Option<Arc<Network>>,
+}
+
+impl SearchOptions {
+    /// The network a search of `variant` evaluates with: none when switched off or
+    /// evaluating by material, else the loaded file's if it is for this variant, else the
+    /// one built in (if the variant has one).
+    pub fn network_for(&self, variant: &'static Variant) -> Option<Arc<Network>> {
+        if !self.use_nnue || self.material_only {
+            return None;
+        }
+        match &self.eval_file {
+            Some(net) if std::ptr::eq(net.variant, variant) => Some(Arc::clone(net)),
+            _ => crate::nnue::embedded(variant),
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -151,6 +174,8 @@ impl Default for SearchOptions {
             futility: true,
             aspiration: true,
             params: params::SearchParams::default(),
+            use_nnue: true,
+            eval_file: None,
         }
     }
 }

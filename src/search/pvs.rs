@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use arrayvec::ArrayVec;
 
 use crate::moves::Move;
+use crate::nnue::eval::Nnue;
 use crate::position::Position;
 use crate::role::{Color, Role};
 
@@ -91,6 +92,8 @@ pub struct Search<'a> {
     pv: Vec<Line>,
     root: Vec<RootMove>,
     lmr: Vec<[i32; 64]>,
+    /// The network and its accumulators, when the variant has one and it is switched on.
+    nnue: Option<Nnue>,
 }
 
 impl<'a> Search<'a> {
@@ -139,6 +142,7 @@ impl<'a> Search<'a> {
             pv: vec![Line::new(); MAX_PLY + 1],
             root: Vec::new(),
             lmr,
+            nnue: None,
         }
     }
 
@@ -171,6 +175,13 @@ impl<'a> Search<'a> {
                 depth: 0,
                 nodes: 0,
             };
+        }
+        self.nnue = self
+            .options
+            .network_for(pos.variant())
+            .map(|net| Nnue::new(net, MAX_PLY + 1));
+        if let Some(nnue) = self.nnue.as_mut() {
+            nnue.start(pos);
         }
         // First order: the picker's (transposition-table move, captures, history).
         let tt_move = self.tt.probe(pos.hash(), 0).and_then(|e| e.mv);
@@ -261,7 +272,7 @@ impl<'a> Search<'a> {
         let score = if best.score > -INF {
             best.score
         } else {
-            self.evaluate(pos)
+            self.evaluate(pos, 0)
         };
         let ponder = best.pv.get(1).copied().or_else(|| {
             pos.make(best.mv);
@@ -333,7 +344,7 @@ impl<'a> Search<'a> {
             let mv = self.root[i].mv;
             self.moved[0] = Some(self.history.piece_to(pos, mv));
             let nodes_before = self.nodes;
-            pos.make(mv);
+            self.play(pos, mv, 0);
             let gives_check = pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             let score = if i == first {
@@ -410,20 +421,35 @@ impl<'a> Search<'a> {
         self.nodes + self.helper_nodes.load(Ordering::Relaxed)
     }
 
-    fn evaluate(&self, pos: &Position) -> i32 {
+    /// Plays `mv` at `ply`, telling the network's accumulators.
+    fn play(&mut self, pos: &mut Position, mv: Move, ply: usize) {
+        pos.make(mv);
+        if let Some(nnue) = self.nnue.as_mut() {
+            nnue.played(pos, ply + 1);
+        }
+    }
+
+    /// The static evaluation of `pos`, the position at `ply`: material alone, the network,
+    /// or the hand-written evaluation.
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if self.options.material_only {
             eval::material_only(pos)
+        } else if let Some(nnue) = self.nnue.as_mut() {
+            let score = nnue.evaluate(pos, ply);
+            // Fade towards a draw as the 50-move counter runs, as the hand-written one does.
+            let score = score * (200 - pos.halfmove_clock().min(100) as i32) / 200;
+            score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         } else {
             eval::evaluate(pos)
         }
     }
 
     /// The static evaluation the table kept for this position, or a fresh one.
-    fn stored_or_fresh_eval(&self, pos: &Position, entry: Option<Entry>) -> i32 {
-        entry
-            .map(|e| e.eval)
-            .filter(|&e| e != NO_EVAL)
-            .unwrap_or_else(|| self.evaluate(pos))
+    fn stored_or_fresh_eval(&mut self, pos: &Position, entry: Option<Entry>, ply: usize) -> i32 {
+        match entry.map(|e| e.eval).filter(|&e| e != NO_EVAL) {
+            Some(e) => e,
+            None => self.evaluate(pos, ply),
+        }
     }
 
     /// What every node does first: stop when told, note the depth reached, and score a draw
@@ -437,7 +463,7 @@ impl<'a> Search<'a> {
             return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return Some(self.evaluate(pos));
+            return Some(self.evaluate(pos, ply));
         }
         None
     }
@@ -490,7 +516,7 @@ impl<'a> Search<'a> {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            self.stored_or_fresh_eval(pos, entry)
+            self.stored_or_fresh_eval(pos, entry, ply)
         };
         let static_eval = match entry {
             _ if in_check => -INF,
@@ -528,7 +554,7 @@ impl<'a> Search<'a> {
                     + ((static_eval - beta) / self.options.params.nmp_eval_divisor)
                         .min(p::NMP_EVAL_MAX);
                 self.moved[ply] = None;
-                pos.make(Move::NULL);
+                self.play(pos, Move::NULL, ply);
                 let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 pos.unmake();
                 if self.stopped {
@@ -619,7 +645,7 @@ impl<'a> Search<'a> {
                 0
             };
             self.moved[ply] = Some(self.history.piece_to(pos, mv));
-            pos.make(mv);
+            self.play(pos, mv, ply);
             let gives_check = pos.in_check();
             if futile && quiet && !gives_check && searched > 0 {
                 pos.unmake();
@@ -786,7 +812,7 @@ impl<'a> Search<'a> {
             );
             while let Some(mv) = picker.next(pos, self.history) {
                 self.moved[ply] = Some(self.history.piece_to(pos, mv));
-                pos.make(mv);
+                self.play(pos, mv, ply);
                 let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
                 if self.stopped {
@@ -797,7 +823,7 @@ impl<'a> Search<'a> {
                 }
             }
         } else {
-            let stand_pat = self.stored_or_fresh_eval(pos, entry);
+            let stand_pat = self.stored_or_fresh_eval(pos, entry, ply);
             raw_eval = stand_pat;
             if stand_pat >= beta {
                 return stand_pat;
@@ -815,7 +841,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 self.moved[ply] = Some(self.history.piece_to(pos, mv));
-                pos.make(mv);
+                self.play(pos, mv, ply);
                 let score = -self.quiesce(pos, -beta, -best.alpha, ply + 1);
                 pos.unmake();
                 if self.stopped {

@@ -1,0 +1,200 @@
+//! The learned evaluation's pipeline through the binary: `sissa datagen` (determinism,
+//! shards, merge, inspect, bad input), `sissa train`, and a network loaded with `EvalFile`
+//! over UCI and CECP (a wrong file is refused and the engine plays on).
+
+use std::path::Path;
+use std::process::Output;
+
+mod support;
+
+use support::{Engine, Scratch, sissa, text};
+
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// `sissa datagen` with small games into `out`.
+fn datagen(variant: &str, games: &str, extra: &[&str], out: &Path) -> Output {
+    let mut args = vec![
+        "datagen",
+        "--variant",
+        variant,
+        "--games",
+        games,
+        "--nodes",
+        "400",
+        "--seed",
+        "3",
+        "--out",
+        path(out),
+    ];
+    args.extend_from_slice(extra);
+    sissa(&args)
+}
+
+#[test]
+fn datagen_is_deterministic_and_its_shards_merge_to_the_whole_run() {
+    let dir = Scratch::new("nnue-datagen");
+    let whole = dir.join("whole.bin");
+    let out = datagen("venomous", "4", &["--threads", "2"], &whole);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("4 games 0..4"),
+        "{}",
+        text(&out.stdout)
+    );
+    let again = dir.join("again.bin");
+    assert!(datagen("venomous", "4", &[], &again).status.success());
+    let bytes = std::fs::read(&whole).expect("whole");
+    assert_eq!(std::fs::read(&again).expect("again"), bytes);
+
+    let shards: Vec<_> = (0..3).map(|i| dir.join(format!("s{i}.bin"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        let shard = format!("{i}/3");
+        let out = datagen("venomous", "4", &["--shard", &shard], s);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let merged = dir.join("merged.bin");
+    let mut args = vec!["datagen", "--merge"];
+    args.extend(shards.iter().map(|p| path(p)));
+    args.extend(["--out", path(&merged)]);
+    let out = sissa(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&merged).expect("merged"), bytes);
+
+    let out = sissa(&["datagen", "--inspect", path(&whole)]);
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(report.contains("positions of venomous"), "{report}");
+    let fen_line = |l: &str| l.contains("] w - - 0 1  score") || l.contains("] b - - 0 1  score");
+    assert!(report.lines().any(fen_line), "{report}");
+}
+
+#[test]
+fn bad_data_and_flags_are_errors_that_name_the_fault() {
+    let dir = Scratch::new("nnue-bad");
+    let good = dir.join("good.bin");
+    assert!(datagen("chess", "1", &[], &good).status.success());
+    let bytes = std::fs::read(&good).expect("good");
+    let cut = dir.file("cut.bin", &bytes[..bytes.len() - 5]);
+    let foreign = dir.file("foreign.bin", b"GIF89a not data at all");
+    for (args, want) in [
+        (vec!["datagen", "--inspect", path(&cut)], "truncated"),
+        (
+            vec!["datagen", "--inspect", path(&foreign)],
+            "not a Sissa data file",
+        ),
+        (
+            vec!["datagen", "--variant", "shogi", "--out", "x.bin"],
+            "unknown variant 'shogi'",
+        ),
+        (
+            vec![
+                "datagen",
+                "--variant",
+                "chess",
+                "--shard",
+                "3/3",
+                "--out",
+                "x",
+            ],
+            "--shard",
+        ),
+        (
+            vec![
+                "datagen",
+                "--variant",
+                "chess",
+                "--nodes",
+                "0",
+                "--out",
+                "x",
+            ],
+            "at least 1",
+        ),
+        (
+            vec!["train", "--data", path(&cut), "--out", "x.nnue"],
+            "truncated",
+        ),
+        (
+            vec![
+                "train",
+                "--data",
+                path(&good),
+                "--out",
+                "x",
+                "--hidden",
+                "0",
+            ],
+            "--hidden",
+        ),
+        (
+            vec!["train", "--data", path(&good), "--out", "x", "--wdl", "2"],
+            "--wdl",
+        ),
+    ] {
+        let out = sissa(&args);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_trained_network_loads_and_a_wrong_file_is_refused_while_play_goes_on() {
+    let dir = Scratch::new("nnue-train");
+    let data = dir.join("data.bin");
+    assert!(datagen("chess", "2", &[], &data).status.success());
+    let net = dir.join("chess.nnue");
+    let curve = dir.join("curve.csv");
+    let out = sissa(&[
+        "train",
+        "--data",
+        path(&data),
+        "--out",
+        path(&net),
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+        "--log",
+        path(&curve),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines = std::fs::read_to_string(&curve).expect("curve");
+    assert_eq!(lines.lines().count(), 3, "{lines}");
+    let junk = dir.file("junk.nnue", b"SISSANET\x01\x00\x05chess 12 bytes");
+
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until_prefix("uciok");
+    e.send(&format!("setoption name EvalFile value {}", path(&net)));
+    e.until(|l| l.contains("EvalFile") && l.contains("a chess network with 16 hidden"));
+    e.send(&format!("setoption name EvalFile value {}", path(&junk)));
+    e.until(|l| l.contains("error: EvalFile") && l.contains("unchanged"));
+    e.send("position startpos moves e2e4");
+    e.send("go depth 5");
+    e.until_prefix("bestmove");
+    e.send("setoption name UseNNUE value false");
+    e.send("go depth 5");
+    e.until_prefix("bestmove");
+    e.send("quit");
+    assert!(e.wait_exit());
+
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send(&format!("option EvalFile={}", path(&junk)));
+    e.until(|l| l.starts_with("Error") && l.contains("EvalFile"));
+    e.send("new");
+    e.send("sd 4");
+    e.send("usermove e2e4");
+    e.until(|l| l.starts_with("move "));
+    e.send("quit");
+    assert!(e.wait_exit());
+}
