@@ -9,7 +9,6 @@ mod support;
 
 use support::{Engine, Scratch, sissa, text};
 
-
 fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }

@@ -39,7 +39,6 @@ fn scratch(tag: &str) -> Scratch {
     Scratch::new(&format!("tournament-{tag}"))
 }
 
-
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const FOOLS_MATE: &str = "'f2f3 e7e5 g2g4 d8h4'";
 

@@ -82,6 +82,26 @@ impl Layout {
         self.piece(side, piece, sq)
     }
 
+    /// Features of one side in training: [`Layout::count`] plus one factor feature per (own
+    /// or enemy, role), active with every feature of that piece kind whatever its square.
+    /// Their weights are learnt from every position with such a piece and are added to the
+    /// square features' rows when the network is exported, so play never sees them.
+    pub fn training_count(&self) -> usize {
+        self.count() + 2 * self.roles
+    }
+
+    /// The factor feature of `piece` from `side`'s view (see [`Layout::training_count`]).
+    #[inline]
+    pub fn factor(&self, side: Color, piece: Piece) -> usize {
+        let own = usize::from(piece.color != side);
+        self.count() + own * self.roles + self.role_slot[piece.role.index()] as usize
+    }
+
+    /// The factor feature a square feature folds into, if it is a square feature.
+    pub fn factor_of(&self, feature: usize) -> Option<usize> {
+        (feature < 2 * self.roles * self.squares).then(|| self.count() + feature / self.squares)
+    }
+
     /// Whether `piece` has a feature (its role is in the army).
     pub fn knows(&self, piece: Piece) -> bool {
         self.role_slot[piece.role.index()] != u8::MAX

@@ -37,6 +37,12 @@ pub struct SearchArgs {
     /// Search threads (Lazy SMP), 1 to 128.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Evaluate with this network file (from `sissa train`) instead of the built-in one.
+    #[arg(long, conflicts_with = "no_nnue")]
+    pub eval_file: Option<std::path::PathBuf>,
+    /// Evaluate with the hand-written evaluation even where a network is built in.
+    #[arg(long)]
+    pub no_nnue: bool,
 }
 
 /// `sissa bench`: fixed-depth search over fixed positions of all four variants.
@@ -103,6 +109,19 @@ pub fn run_search(args: &SearchArgs) -> Result<(), String> {
     }
     let mut searcher = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
     searcher.set_threads(args.threads);
+    searcher.options.use_nnue = !args.no_nnue;
+    if let Some(path) = &args.eval_file {
+        let net = crate::nnue::load(path)?;
+        if !std::ptr::eq(net.variant, pos.variant()) {
+            return Err(format!(
+                "{}: a {} network, the position is {}",
+                path.display(),
+                net.variant.id(),
+                pos.variant().id()
+            ));
+        }
+        searcher.options.eval_file = Some(std::sync::Arc::new(net));
+    }
     let shown = pos.clone();
     let result = searcher.search(&mut pos, &limits, &control, &mut |info| {
         println!("{}", info_line(&shown, info));
