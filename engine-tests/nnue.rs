@@ -166,6 +166,18 @@ fn a_trained_network_loads_and_a_wrong_file_is_refused_while_play_goes_on() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines = std::fs::read_to_string(&curve).expect("curve");
     assert_eq!(lines.lines().count(), 3, "{lines}");
+    let fit = sissa(&["train", "--data", path(&data), "--fit-material"]);
+    let report = text(&fit.stdout);
+    assert!(fit.status.success(), "{}", text(&fit.stderr));
+    assert!(report.starts_with("validation loss "), "{report}");
+    for role in ["knight", "bishop", "rook", "queen"] {
+        assert!(
+            report
+                .lines()
+                .any(|l| l.starts_with(role) && l.contains("->")),
+            "{report}"
+        );
+    }
     let junk = dir.file("junk.nnue", b"SISSANET\x01\x00\x05chess 12 bytes");
 
     let mut e = Engine::start();

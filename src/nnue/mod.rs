@@ -1,6 +1,7 @@
 //! The learned evaluation: training data from self-play ([`datagen`]) in a compact file
 //! format ([`data`]), the network's inputs ([`features`]), the network and its file
-//! ([`net`]), the trainer ([`train`]) and the incrementally updated evaluation the search
+//! ([`net`]), the trainer ([`train`]), a Texel-style fit of the hand-written evaluation
+//! ([`texel`]) and the incrementally updated evaluation the search
 //! uses ([`eval`]). The networks built into the binary are in `nets/` (docs/nnue.md tells
 //! how each was made).
 
@@ -9,6 +10,7 @@ pub mod datagen;
 pub mod eval;
 pub mod features;
 pub mod net;
+pub mod texel;
 pub mod train;
 
 use std::sync::{Arc, OnceLock};

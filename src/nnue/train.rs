@@ -26,8 +26,12 @@ pub struct TrainArgs {
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<PathBuf>,
     /// The network file to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required_unless_present = "fit_material")]
+    pub out: Option<PathBuf>,
+    /// Fit the hand-written evaluation's material values to the data instead (Texel-style)
+    /// and print them; no network is trained.
+    #[arg(long, conflicts_with = "out")]
+    pub fit_material: bool,
     /// Hidden neurons a side.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
@@ -363,34 +367,6 @@ impl Adam {
     }
 }
 
-/// One row of a linear model's data: (feature, value) pairs and the target score.
-pub type LinearRow = (Vec<(usize, f32)>, f32);
-
-/// Fits the weights `w` of the model `sigmoid(sum of w[f] * value)` to `rows` by full-batch
-/// Adam on the squared error, starting from `start`: the fit a Texel-style tuning of a
-/// hand-written evaluation makes. Returns the weights and the final mean loss.
-pub fn fit_linear(rows: &[LinearRow], start: &[f32], epochs: usize, lr: f32) -> (Vec<f32>, f32) {
-    let mut w = start.to_vec();
-    let mut adam = Adam::new(&[w.len()]);
-    let mut grad = vec![0.0; w.len()];
-    let mut loss = 0.0;
-    let n = rows.len().max(1) as f32;
-    for _ in 0..epochs {
-        grad.fill(0.0);
-        loss = 0.0;
-        for (x, t) in rows {
-            let p = sigmoid(x.iter().map(|&(f, v)| w[f] * v).sum());
-            loss += (p - t) * (p - t) / n;
-            let d = 2.0 * (p - t) * p * (1.0 - p) / n;
-            for &(f, v) in x {
-                grad[f] += d * v;
-            }
-        }
-        adam.step(&mut [&mut w], &[&grad], &[f32::MAX], lr);
-    }
-    (w, loss)
-}
-
 /// Mean loss of `net` over the samples `indices`.
 pub fn mean_loss(net: &FloatNet, data: &Prepared, indices: &[usize]) -> f32 {
     let mut scratch = Scratch::new(net.hidden);
@@ -564,6 +540,21 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         .iter()
         .map(|p| DataSet::read(p))
         .collect::<Result<Vec<_>, _>>()?;
+    if args.fit_material {
+        let fit = super::texel::fit_material(&sets, args.wdl, args.validation)?;
+        println!(
+            "validation loss {:.6} -> {:.6}",
+            fit.loss_before, fit.loss_after
+        );
+        for f in &fit.values {
+            println!("{:<12} {:>5} -> {:>5}", f.role.name(), f.old, f.new);
+        }
+        return Ok(());
+    }
+    let out = args
+        .out
+        .as_deref()
+        .ok_or_else(|| "--out is required".to_string())?;
     let data = Prepared::new(&sets, args.wdl)?;
     let baseline = hand_written_loss(&sets, args.wdl, args.validation)?;
     drop(sets);
@@ -623,10 +614,10 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         return Err(format!("--log: {e}"));
     }
     let q = net.quantize(variant);
-    std::fs::write(&args.out, q.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(out, q.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
         "{}: {} network, {} hidden",
-        args.out.display(),
+        out.display(),
         variant.id(),
         q.hidden
     );
@@ -638,25 +629,6 @@ mod tests {
     use super::*;
     use crate::nnue::data::GameResult;
     use crate::position::Position;
-
-    #[test]
-    fn a_linear_fit_recovers_known_weights() {
-        let truth = [0.8f32, -1.5, 0.3];
-        let mut rng = Rng::new(3);
-        let mut value = || (rng.below(2001) as f32 - 1000.0) / 1000.0;
-        let rows: Vec<LinearRow> = (0..1000)
-            .map(|_| {
-                let x: Vec<(usize, f32)> = (0..3).map(|f| (f, value())).collect();
-                let t = sigmoid(x.iter().map(|&(f, v)| truth[f] * v).sum());
-                (x, t)
-            })
-            .collect();
-        let (w, loss) = fit_linear(&rows, &[0.0; 3], 1500, 0.02);
-        for (got, want) in w.iter().zip(truth) {
-            assert!((got - want).abs() < 0.05, "{w:?}");
-        }
-        assert!(loss < 1e-5, "{loss}");
-    }
 
     /// Positions of random games, labelled by their material balance.
     fn material_set(variant: &str, n: usize) -> Prepared {

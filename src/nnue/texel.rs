@@ -1,0 +1,159 @@
+//! Texel-style tuning of the hand-written evaluation on training data: a logistic fit of the
+//! same target the networks learn (search score and game result), over the weights of terms
+//! the evaluation adds linearly. Here: the material value of each role of the army (the
+//! pawn's fixed at 100 as the unit), with everything else the evaluation says held as it is.
+
+use super::data::DataSet;
+use super::net::SCALE;
+use super::train::{Adam, sigmoid, split};
+use crate::position::Position;
+use crate::role::Role;
+use crate::search::eval;
+use crate::search::params::material;
+
+/// One row of a linear model's data: (feature, value) pairs, a fixed offset added to the
+/// model's sum, and the target score.
+#[derive(Clone, Debug)]
+pub struct LinearRow {
+    pub x: Vec<(usize, f32)>,
+    pub offset: f32,
+    pub target: f32,
+}
+
+/// Mean squared error of `sigmoid(offset + w . x)` against the targets.
+pub fn linear_loss(rows: &[LinearRow], w: &[f32]) -> f32 {
+    let n = rows.len().max(1) as f32;
+    rows.iter()
+        .map(|r| {
+            let p = sigmoid(r.offset + r.x.iter().map(|&(f, v)| w[f] * v).sum::<f32>());
+            (p - r.target) * (p - r.target) / n
+        })
+        .sum()
+}
+
+/// Fits the weights `w` of the model `sigmoid(offset + sum of w[f] * value)` to `rows` by
+/// full-batch Adam on the squared error, from `start`. Returns the weights and the final
+/// mean loss.
+pub fn fit_linear(rows: &[LinearRow], start: &[f32], epochs: usize, lr: f32) -> (Vec<f32>, f32) {
+    let mut w = start.to_vec();
+    let mut adam = Adam::new(&[w.len()]);
+    let mut grad = vec![0.0; w.len()];
+    let n = rows.len().max(1) as f32;
+    for _ in 0..epochs {
+        grad.fill(0.0);
+        for r in rows {
+            let p = sigmoid(r.offset + r.x.iter().map(|&(f, v)| w[f] * v).sum::<f32>());
+            let d = 2.0 * (p - r.target) * p * (1.0 - p) / n;
+            for &(f, v) in &r.x {
+                grad[f] += d * v;
+            }
+        }
+        adam.step(&mut [&mut w], &[&grad], &[f32::MAX], lr);
+    }
+    let loss = linear_loss(rows, &w);
+    (w, loss)
+}
+
+/// A fitted material value.
+#[derive(Clone, Copy, Debug)]
+pub struct Fitted {
+    pub role: Role,
+    pub old: i32,
+    pub new: i32,
+}
+
+/// What [`fit_material`] found: the values, and the validation loss before and after.
+#[derive(Clone, Debug)]
+pub struct MaterialFit {
+    pub values: Vec<Fitted>,
+    pub loss_before: f32,
+    pub loss_after: f32,
+}
+
+/// Fits the material value of every role of the data's army but pawn and king, on the
+/// training share of `sets` (see [`split`]), the target weighting the result by `wdl`.
+pub fn fit_material(sets: &[DataSet], wdl: f32, share: f64) -> Result<MaterialFit, String> {
+    let v = sets
+        .first()
+        .map(|d| d.variant)
+        .ok_or_else(|| "no data".to_string())?;
+    let roles: Vec<Role> = v
+        .spec
+        .army
+        .iter()
+        .copied()
+        .filter(|&r| r != Role::Pawn && r != Role::King)
+        .collect();
+    let scale = SCALE as f32;
+    let mut rows = Vec::new();
+    for d in sets {
+        if !std::ptr::eq(d.variant, v) {
+            return Err(format!("data of {} and of {}", v.id(), d.variant.id()));
+        }
+        for i in 0..d.len() {
+            let s = d.get(i);
+            let pos = Position::from_fen(v, &s.fen(v)?).map_err(|e| e.to_string())?;
+            let us = pos.side_to_move();
+            let x = roles
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &r)| {
+                    let n = pos.count(us, r) as i32 - pos.count(us.flip(), r) as i32;
+                    (n != 0).then_some((k, n as f32))
+                })
+                .collect();
+            let target =
+                (1.0 - wdl) * sigmoid(f32::from(s.score) / scale) + wdl * s.result.score_for(us);
+            rows.push(LinearRow {
+                x,
+                offset: eval::evaluate(&pos) as f32 / scale,
+                target,
+            });
+        }
+    }
+    let (train, validation) = split(rows.len(), share);
+    let pick = |idx: &[usize]| idx.iter().map(|&i| rows[i].clone()).collect::<Vec<_>>();
+    let (train, validation) = (pick(&train), pick(&validation));
+    let start = vec![0.0; roles.len()];
+    let (w, _) = fit_linear(&train, &start, 400, 0.01);
+    let values = roles
+        .iter()
+        .zip(&w)
+        .map(|(&role, &dw)| Fitted {
+            role,
+            old: material(role),
+            new: material(role) + (dw * scale).round() as i32,
+        })
+        .collect();
+    Ok(MaterialFit {
+        values,
+        loss_before: linear_loss(&validation, &start),
+        loss_after: linear_loss(&validation, &w),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    #[test]
+    fn a_linear_fit_recovers_known_weights() {
+        let truth = [0.8f32, -1.5, 0.3];
+        let mut rng = Rng::new(3);
+        let mut value = || (rng.below(2001) as f32 - 1000.0) / 1000.0;
+        let rows: Vec<LinearRow> = (0..1000)
+            .map(|i| {
+                let x: Vec<(usize, f32)> = (0..3).map(|f| (f, value())).collect();
+                let offset = (i % 7) as f32 / 10.0 - 0.3;
+                let target = sigmoid(offset + x.iter().map(|&(f, v)| truth[f] * v).sum::<f32>());
+                LinearRow { x, offset, target }
+            })
+            .collect();
+        let (w, loss) = fit_linear(&rows, &[0.0; 3], 1500, 0.02);
+        for (got, want) in w.iter().zip(truth) {
+            assert!((got - want).abs() < 0.05, "{w:?}");
+        }
+        assert!(loss < 1e-5, "{loss}");
+    }
+}
