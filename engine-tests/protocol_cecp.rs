@@ -349,3 +349,25 @@ fn analyze_mode_follows_the_moves() {
     e.send("quit");
     assert!(e.wait_exit());
 }
+
+#[test]
+fn d_and_eval_are_comment_lines() {
+    let mut e = xboard();
+    e.send("new");
+    e.send("variant venomous");
+    e.send("force");
+    e.send("d");
+    let (_, lines) = e.until(|l| l.starts_with("# Checkers:"));
+    assert!(
+        lines.iter().any(|l| l == "# White's hand: 5 ninja pawn"),
+        "{lines:?}"
+    );
+    e.send("eval");
+    let (_, lines) = e.until(|l| l.starts_with("# Network"));
+    assert!(
+        lines.iter().any(|l| l.contains("Pieces in hand")),
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert!(e.wait_exit());
+}

@@ -43,6 +43,8 @@ fn handshake_lists_the_options() {
         "LMR",
         "Futility",
         "Aspiration",
+        "UseNNUE",
+        "EvalFile",
     ] {
         assert!(
             text.contains(&format!("option name {name} type")),
@@ -314,4 +316,30 @@ fn tune_option_sets_search_numbers_and_refuses_bad_ones_whole() {
         default,
         "empty restores the defaults"
     );
+}
+
+#[test]
+fn d_and_eval_describe_the_position() {
+    let mut e = uci();
+    e.send("setoption name UCI_Variant value venator");
+    e.send("position startpos moves e2e4");
+    e.send("d");
+    let (_, lines) = e.until_prefix("info string fen ");
+    let text = lines.join("\n");
+    assert!(text.contains("  8  v r n b q k b n r v"), "{text}");
+    assert!(text.contains("  7  * p p p p p p p p *"), "{text}");
+    assert!(
+        text.contains("Side to move: Black") && text.contains("Checkers: -"),
+        "{text}"
+    );
+    e.send("eval");
+    let (line, lines) = e.until(|l| l.starts_with("Network"));
+    let text = lines.join("\n");
+    assert!(
+        text.contains("Material") && text.contains("total"),
+        "{text}"
+    );
+    assert!(line.contains("hand-written"), "{line}");
+    e.send("quit");
+    assert!(e.wait_exit());
 }

@@ -141,6 +141,17 @@ impl Cecp {
                 log::info!("noted: {line}");
             }
             "protover" => self.features(),
+            // Inspection, as comment lines (which XBoard shows in its debug output only).
+            "d" => {
+                for l in super::inspect::board_text(&self.pos).lines() {
+                    send(&format!("# {l}"));
+                }
+            }
+            "eval" => {
+                for l in super::inspect::eval_text(&self.pos, &self.options).lines() {
+                    send(&format!("# {l}"));
+                }
+            }
             "new" => self.new_game(),
             "variant" => self.set_variant(rest),
             "force" => {

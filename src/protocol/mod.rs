@@ -11,6 +11,7 @@
 
 mod cecp;
 mod engine;
+pub mod inspect;
 mod uci;
 
 use std::borrow::Cow;

@@ -153,7 +153,16 @@ impl Uci {
             }
             "quit" => return false,
             "d" => {
+                for l in super::inspect::board_text(&self.pos).lines() {
+                    send(l);
+                }
+                // The line scripts read.
                 send(&format!("info string fen {}", self.pos.fen()));
+            }
+            "eval" => {
+                for l in super::inspect::eval_text(&self.pos, &self.options).lines() {
+                    send(l);
+                }
             }
             _ => send(&format!(
                 "info string error: unknown command '{}'",

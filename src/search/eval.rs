@@ -174,14 +174,102 @@ fn king_zone(pos: &Position, color: Color) -> SquareSet {
     zone
 }
 
-fn add(a: &mut Pair, b: Pair) {
-    a.0 += b.0;
-    a.1 += b.1;
+/// The terms of the evaluation, as `eval` shows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    Material,
+    PieceSquare,
+    Mobility,
+    Hand,
+    DoubledPawns,
+    IsolatedPawns,
+    PassedPawns,
+    KingDanger,
+    KingOpenFiles,
+    KingShield,
+    DropThreat,
 }
 
-fn sub(a: &mut Pair, b: Pair) {
-    a.0 -= b.0;
-    a.1 -= b.1;
+impl Term {
+    pub const ALL: [Term; 11] = [
+        Term::Material,
+        Term::PieceSquare,
+        Term::Mobility,
+        Term::Hand,
+        Term::DoubledPawns,
+        Term::IsolatedPawns,
+        Term::PassedPawns,
+        Term::KingDanger,
+        Term::KingOpenFiles,
+        Term::KingShield,
+        Term::DropThreat,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Material => "Material",
+            Term::PieceSquare => "Piece-square",
+            Term::Mobility => "Mobility",
+            Term::Hand => "Pieces in hand",
+            Term::DoubledPawns => "Doubled pawns",
+            Term::IsolatedPawns => "Isolated pawns",
+            Term::PassedPawns => "Passed pawns",
+            Term::KingDanger => "King danger",
+            Term::KingOpenFiles => "King open files",
+            Term::KingShield => "King shield",
+            Term::DropThreat => "Drop threat",
+        }
+    }
+}
+
+/// Where the evaluation's terms go: nowhere in the search, into a [`Trace`] for `eval`.
+trait Tracer {
+    fn note(&mut self, term: Term, color: usize, value: Pair);
+}
+
+struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn note(&mut self, _: Term, _: usize, _: Pair) {}
+}
+
+/// The evaluation term by term, and the steps from their sum to the result.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Per term (in [`Term::ALL`] order) and colour (White, Black): (middlegame, endgame).
+    pub terms: Vec<[Pair; 2]>,
+    /// The game phase and its full value (the start position's).
+    pub phase: i32,
+    pub full_phase: i32,
+    /// White's minus Black's sums blended by the phase, in centipawns for White.
+    pub blended: i32,
+    /// The drawish-ending scale out of 64 (64 when none applies).
+    pub drawish_scale: i32,
+    /// The 50-move fade out of 200.
+    pub fade: i32,
+    /// The side to move's bonus.
+    pub tempo: i32,
+    /// The result, from the side to move's view (what the search sees).
+    pub total: i32,
+}
+
+impl Tracer for Trace {
+    fn note(&mut self, term: Term, color: usize, value: Pair) {
+        let i = Term::ALL.iter().position(|&t| t == term).unwrap_or(0);
+        if self.terms.len() < Term::ALL.len() {
+            self.terms.resize(Term::ALL.len(), [(0, 0); 2]);
+        }
+        self.terms[i][color].0 += value.0;
+        self.terms[i][color].1 += value.1;
+    }
+}
+
+#[inline(always)]
+fn put(score: &mut [Pair; 2], color: usize, term: Term, value: Pair, tr: &mut impl Tracer) {
+    score[color].0 += value.0;
+    score[color].1 += value.1;
+    tr.note(term, color, value);
 }
 
 /// Material alone (board and hand), from the side to move's point of view.
@@ -199,6 +287,22 @@ pub fn material_only(pos: &Position) -> i32 {
 
 /// The full evaluation, from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &mut NoTrace).0
+}
+
+/// The evaluation with every term (what `eval` prints); its total is [`evaluate`]'s.
+pub fn trace(pos: &Position) -> Trace {
+    let mut t = Trace::default();
+    t.terms.resize(Term::ALL.len(), [(0, 0); 2]);
+    let (_, steps) = evaluate_with(pos, &mut t);
+    Trace {
+        terms: t.terms,
+        ..steps
+    }
+}
+
+/// The evaluation and its steps after the terms (the terms go to `tr`).
+fn evaluate_with(pos: &Position, tr: &mut impl Tracer) -> (i32, Trace) {
     let v = pos.variant;
     let t = tables(v);
     let g = &v.geometry;
@@ -224,8 +328,14 @@ pub fn evaluate(pos: &Position) -> i32 {
                 continue;
             };
             let m = p::material(role);
-            add(&mut score[ci], t.pst[ci][role.index()][sq.index()]);
-            add(&mut score[ci], (m, m));
+            put(
+                &mut score,
+                ci,
+                Term::PieceSquare,
+                t.pst[ci][role.index()][sq.index()],
+                tr,
+            );
+            put(&mut score, ci, Term::Material, (m, m), tr);
             phase += p::phase_weight(role);
             if role.is_pawn_like() {
                 let (f, r) = (g.file(sq) as usize, g.rank(sq));
@@ -245,20 +355,16 @@ pub fn evaluate(pos: &Position) -> i32 {
             let mean = t.mobility_mean[role.index()];
             let scale = if mean > 12 { 4 } else { 1 };
             let m = (mob - mean) * 4 / scale;
-            add(
-                &mut score[ci],
-                (m * p::MOBILITY.0 / 4, m * p::MOBILITY.1 / 4),
-            );
+            let mobility = (m * p::MOBILITY.0 / 4, m * p::MOBILITY.1 / 4);
+            put(&mut score, ci, Term::Mobility, mobility, tr);
             if hits > 0 {
                 danger[c.flip().index()] += hits * p::KING_ZONE_HIT;
                 attackers[c.flip().index()] += 1;
             }
         }
         let hand = pos.hand(c) as i32;
-        add(
-            &mut score[ci],
-            (hand * p::NINJA_IN_HAND.0, hand * p::NINJA_IN_HAND.1),
-        );
+        let in_hand = (hand * p::NINJA_IN_HAND.0, hand * p::NINJA_IN_HAND.1);
+        put(&mut score, ci, Term::Hand, in_hand, tr);
     }
 
     // Pawn structure and passed pawns.
@@ -269,14 +375,20 @@ pub fn evaluate(pos: &Position) -> i32 {
             let n = pawns_on_file[ci][f] as i32;
             if n > 1 {
                 let d = p::DOUBLED_PAWN;
-                add(&mut score[ci], ((n - 1) * d.0, (n - 1) * d.1));
+                put(
+                    &mut score,
+                    ci,
+                    Term::DoubledPawns,
+                    ((n - 1) * d.0, (n - 1) * d.1),
+                    tr,
+                );
             }
             if n > 0 {
                 let left = f > 0 && pawns_on_file[ci][f - 1] > 0;
                 let right = f + 1 < files && pawns_on_file[ci][f + 1] > 0;
                 if !left && !right {
                     let d = p::ISOLATED_PAWN;
-                    add(&mut score[ci], (n * d.0, n * d.1));
+                    put(&mut score, ci, Term::IsolatedPawns, (n * d.0, n * d.1), tr);
                 }
             }
         }
@@ -299,7 +411,7 @@ pub fn evaluate(pos: &Position) -> i32 {
                     bonus.0 = bonus.0 * p::PASSER_UNDER_DROPS / 4;
                     bonus.1 = bonus.1 * p::PASSER_UNDER_DROPS / 4;
                 }
-                add(&mut score[ci], bonus);
+                put(&mut score, ci, Term::PassedPawns, bonus, tr);
             }
         }
     }
@@ -312,13 +424,19 @@ pub fn evaluate(pos: &Position) -> i32 {
         if attackers[ci] >= 2 {
             let units = danger[ci];
             let penalty = (units * units / p::KING_DANGER_DIVISOR).min(p::KING_DANGER_CAP);
-            sub(&mut score[ci], (penalty, 0));
+            put(&mut score, ci, Term::KingDanger, (-penalty, 0), tr);
         }
         let kf = g.file(k);
         if file_slider_count[them.index()] > 0 {
             for f in (kf - 1).max(0)..=(kf + 1).min(files as i32 - 1) {
                 if pawns_on_file[ci][f as usize] == 0 {
-                    sub(&mut score[ci], (p::KING_OPEN_FILE, 0));
+                    put(
+                        &mut score,
+                        ci,
+                        Term::KingOpenFiles,
+                        (-p::KING_OPEN_FILE, 0),
+                        tr,
+                    );
                 }
             }
         }
@@ -333,15 +451,13 @@ pub fn evaluate(pos: &Position) -> i32 {
             if code & crate::role::COLOR_BITS == c.bit()
                 && Role::from_code(code_role(code)).is_some_and(|r| r.is_pawn_like())
             {
-                add(&mut score[ci], (p::KING_SHIELD, 0));
+                put(&mut score, ci, Term::KingShield, (p::KING_SHIELD, 0), tr);
             }
         }
         let rel = g.relative_rank(k, c == Color::White);
         if rel >= g.ranks() as i32 / 2 - 1 {
-            sub(
-                &mut score[ci],
-                (p::NINJA_DROP_THREAT * pos.hand(them) as i32, 0),
-            );
+            let threat = (-p::NINJA_DROP_THREAT * pos.hand(them) as i32, 0);
+            put(&mut score, ci, Term::DropThreat, threat, tr);
         }
     }
 
@@ -349,6 +465,8 @@ pub fn evaluate(pos: &Position) -> i32 {
     let full_phase = full_phase(v);
     let ph = phase.min(full_phase);
     let mut total = (mg * ph + eg * (full_phase - ph)) / full_phase.max(1);
+    let blended = total;
+    let mut drawish_scale = 64;
 
     // Drawish endings: the side ahead has no pawns and too little extra material.
     let strong = if total > 0 { 0 } else { 1 };
@@ -357,17 +475,29 @@ pub fn evaluate(pos: &Position) -> i32 {
         pos.count(c, Role::Pawn) as i32 + pos.count(c, Role::Ninja) as i32 + pos.hand(c) as i32
     };
     if pawns(strong_color) == 0 && non_pawn[strong] - non_pawn[1 - strong] <= p::DRAWISH_MARGIN {
-        total = total * p::DRAWISH_SCALE / 64;
+        drawish_scale = p::DRAWISH_SCALE;
+        total = total * drawish_scale / 64;
     }
     // Fade towards a draw as the 50-move counter runs.
-    total = total * (200 - pos.halfmove_clock().min(100) as i32) / 200;
+    let fade = 200 - pos.halfmove_clock().min(100) as i32;
+    total = total * fade / 200;
 
     let us = if pos.side_to_move() == Color::White {
         total
     } else {
         -total
     };
-    us + p::TEMPO
+    let steps = Trace {
+        terms: Vec::new(),
+        phase: ph,
+        full_phase,
+        blended,
+        drawish_scale,
+        fade,
+        tempo: p::TEMPO,
+        total: us + p::TEMPO,
+    };
+    (us + p::TEMPO, steps)
 }
 
 /// The phase of the start position (the most the phase counts).
