@@ -1051,3 +1051,98 @@ fn tune_plays_iterations_and_reports_values_the_engine_takes() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn shards_of_a_match_merge_to_exactly_the_whole_match() {
+    let dir = scratch("shards");
+    let a = format!("name=a cmd={SISSA} proto=uci");
+    let b = format!("name=b cmd={SISSA} proto=uci option.MaterialOnly=true");
+    let run = |tag: &str, extra: &[&str]| {
+        let pgn = dir.join(format!("{tag}.pgn"));
+        let rec = dir.join(format!("{tag}.rec"));
+        let mut args = vec![
+            "match",
+            "--variant",
+            "venator",
+            "--games",
+            "6",
+            "--nodes",
+            "300",
+            "--concurrency",
+            "2",
+            "--seed",
+            "4",
+            "--maxmoves",
+            "150",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--sprt",
+            "elo0=0",
+            "elo1=50",
+        ];
+        let (p, r) = (
+            pgn.to_str().unwrap().to_string(),
+            rec.to_str().unwrap().to_string(),
+        );
+        args.extend(["--pgn", &p, "--records", &r]);
+        args.extend_from_slice(extra);
+        let out = sissa(&args);
+        assert!(out.status.success(), "{tag}: {}", text(&out.stderr));
+        let mut lines: Vec<String> = std::fs::read_to_string(&rec)
+            .expect("records")
+            .lines()
+            .map(String::from)
+            .collect();
+        lines.sort();
+        (text(&out.stdout), lines, p)
+    };
+    let (whole, whole_records, _) = run("whole", &[]);
+    let mut records = Vec::new();
+    let mut pgns = Vec::new();
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let (_, r, p) = run(&format!("s{i}"), &["--shard", &shard]);
+        assert_eq!(r.len(), 2, "shard {i} plays one pair");
+        records.extend(r);
+        pgns.push(p);
+    }
+    records.sort();
+    assert_eq!(records, whole_records);
+    let mut args = vec!["match", "--merge"];
+    args.extend(pgns.iter().rev().map(String::as_str));
+    args.extend(["--sprt", "elo0=0", "elo1=50"]);
+    let out = sissa(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let merged = text(&out.stdout);
+    let summary = |t: &str| {
+        t.lines()
+            .filter(|l| !l.contains("file(s)"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(summary(&merged), summary(&whole), "{merged}\n{whole}");
+    assert!(merged.starts_with("6 games from 3 file(s)"), "{merged}");
+
+    // The same games twice, or two different matches, are refused.
+    let twice = sissa(&["match", "--merge", &pgns[0], &pgns[0]]);
+    assert!(
+        text(&twice.stderr).contains("appears twice"),
+        "{}",
+        text(&twice.stderr)
+    );
+    let other = dir.join("other.pgn");
+    let renamed = std::fs::read_to_string(&pgns[1])
+        .expect("pgn")
+        .replace("\"a\"", "\"c\"");
+    std::fs::write(&other, renamed).expect("write");
+    let mixed = sissa(&["match", "--merge", &pgns[0], other.to_str().unwrap()]);
+    assert!(
+        text(&mixed.stderr).contains("but the match is a - b"),
+        "{}",
+        text(&mixed.stderr)
+    );
+    let bad = sissa(&["match", "--merge", &pgns[0], "--engine", &a]);
+    assert!(!bad.status.success());
+}

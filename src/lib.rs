@@ -21,6 +21,7 @@ pub mod rng;
 pub mod role;
 pub mod san;
 pub mod search;
+pub mod shard;
 pub mod tournament;
 pub mod variant;
 pub mod variants;

@@ -23,6 +23,7 @@ use crate::role::Color;
 use crate::search::movepick::is_tactical;
 use crate::search::selfplay::{OpeningCheck, balanced_opening};
 use crate::search::{Control, Limits, Score, Searcher};
+use crate::shard::{parse_shard, shard_range};
 use crate::variant::Variant;
 
 use super::data::{DataSet, DataWriter, GameResult, Sample};
@@ -94,25 +95,6 @@ pub struct Plan {
     pub random_plies: u32,
     pub threads: usize,
     pub hash: usize,
-}
-
-/// Reads `I/N`: shard I (0-based) of N.
-pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--shard: expected I/N with 0 <= I < N (such as 0/4), got '{text}'");
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if n == 0 || i >= n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
-
-/// The games of shard `i` of `n` in a run of `games`.
-pub fn shard_range(games: usize, (i, n): (usize, usize)) -> std::ops::Range<usize> {
-    games * i / n..games * (i + 1) / n
 }
 
 /// The opening of game `game`: random plies, kept when a short search finds it level.
@@ -481,16 +463,6 @@ mod tests {
             threads,
             hash: 1,
         }
-    }
-
-    #[test]
-    fn shards_parse_and_split_the_games() {
-        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
-        for bad in ["4/4", "1", "a/b", "0/0", "-1/3"] {
-            assert!(parse_shard(bad).unwrap_err().contains("--shard"), "{bad}");
-        }
-        let ranges: Vec<_> = (0..3).map(|i| shard_range(10, (i, 3))).collect();
-        assert_eq!(ranges, vec![0..3, 3..6, 6..10]);
     }
 
     #[test]

@@ -24,6 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::pgn::parse_pgn;
 use crate::role::Color;
+use crate::shard::{parse_shard, shard_range};
 use crate::variant::Variant;
 use engine::{Engine, EngineSpec, IoLog, LogTarget};
 use openings::Opening;
@@ -39,7 +40,7 @@ pub struct MatchArgs {
     pub games: usize,
     /// An engine: `name=NAME cmd=COMMAND proto=uci|xboard [dir=DIR] [option.NAME=VALUE]...`;
     /// give it twice. Quote words with spaces: `cmd="python3 fake.py"`.
-    #[arg(long = "engine", required = true)]
+    #[arg(long = "engine", required_unless_present = "merge")]
     pub engines: Vec<String>,
     #[command(flatten)]
     pub play: GameArgs,
@@ -61,6 +62,16 @@ pub struct MatchArgs {
     /// PGN Site tag.
     #[arg(long, default_value = "?")]
     pub site: String,
+    /// Play only shard I of N (0 <= I < N): the I-th of N equal ranges of the game pairs,
+    /// exactly as the whole match plays them (the same openings, colours and game numbers;
+    /// give every shard the same --games, --seed and options). A shard never stops early for
+    /// the SPRT: merge the shards' PGN files with --merge for the verdict.
+    #[arg(long, conflicts_with = "merge")]
+    pub shard: Option<String>,
+    /// Report the match that these PGN files (shards of one match, in any order) make
+    /// together, as one match would: score, Elo, pentanomial and, with --sprt, the SPRT.
+    #[arg(long, num_args = 1.., conflicts_with = "engines")]
+    pub merge: Vec<String>,
 }
 
 /// How games are played, for `sissa match` and `sissa tune`: variant, limits, openings,
@@ -417,6 +428,9 @@ impl GameArgs {
 }
 
 pub fn run_match(args: &MatchArgs) -> Result<(), String> {
+    if !args.merge.is_empty() {
+        return run_merge(args);
+    }
     if args.engines.len() != 2 {
         return Err(format!(
             "give exactly two --engine specs (got {})",
@@ -431,6 +445,12 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
         return Err("--games must be at least 1".to_string());
     }
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let pairs = match args.shard.as_deref().map(parse_shard).transpose()? {
+        Some(shard) => shard_range(args.games.div_ceil(2), shard),
+        None => 0..args.games.div_ceil(2),
+    };
+    let to_play = 2 * pairs.start..(2 * pairs.end).min(args.games);
+    let early_stop = args.shard.is_none();
     let games = args.play.prepare(&specs, args.games.div_ceil(2))?;
     let mut pgn_file = create(&args.pgn)?;
     let mut records_file = create(&args.records)?;
@@ -445,7 +465,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     let names = [specs[0].name.as_str(), specs[1].name.as_str()];
     let date = pgn_date();
     let time_control = games.limits.pgn_tag();
-    let bar = ProgressBar::new(args.games as u64);
+    let bar = ProgressBar::new(to_play.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
             .map_err(|e| e.to_string())?,
@@ -457,20 +477,20 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
             bar.println(line);
         }
     };
-    let next = AtomicUsize::new(0);
+    let next = AtomicUsize::new(to_play.start);
     let stop = AtomicBool::new(false);
     let tally = Mutex::new(Tally::default());
     let mut write_error = None;
     let mut decided = None;
     std::thread::scope(|scope| {
         let (tx, rx) = channel::<(usize, GameRecord)>();
-        for _ in 0..args.play.concurrency.min(args.games) {
+        for _ in 0..args.play.concurrency.min(to_play.len()) {
             let tx = tx.clone();
             let (next, stop, specs, games, log) = (&next, &stop, &specs, &games, &log);
             scope.spawn(move || {
                 loop {
                     let game = next.fetch_add(1, Ordering::SeqCst);
-                    if game >= args.games || stop.load(Ordering::SeqCst) {
+                    if game >= to_play.end || stop.load(Ordering::SeqCst) {
                         break;
                     }
                     let first_white = game % 2 == 0;
@@ -521,7 +541,7 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
             if let Some(s) = sprt {
                 let llr = s.llr(t.wld, t.pairs);
                 msg.push_str(&format!(" LLR {llr:.2}"));
-                if s.verdict(llr) != SprtVerdict::Continue {
+                if early_stop && s.verdict(llr) != SprtVerdict::Continue {
                     decided = Some(s.verdict(llr));
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -533,6 +553,15 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
     bar.finish_and_clear();
 
     let t = tally.into_inner().unwrap_or_else(|p| p.into_inner());
+    report(names, &t, sprt, decided);
+    match write_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Prints a match's result: score, Elo, pentanomial statistics and the SPRT line.
+fn report(names: [&str; 2], t: &Tally, sprt: Option<Sprt>, decided: Option<SprtVerdict>) {
     let w = t.wld;
     println!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
@@ -582,10 +611,61 @@ pub fn run_match(args: &MatchArgs) -> Result<(), String> {
             s.model.name()
         );
     }
-    match write_error {
-        Some(e) => Err(e),
-        None => Ok(()),
+}
+
+/// `sissa match --merge`: the match that PGN files of its games make together.
+fn run_merge(args: &MatchArgs) -> Result<(), String> {
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let mut names: Option<[String; 2]> = None;
+    let mut seen = std::collections::HashSet::new();
+    let mut tally = Tally::default();
+    for file in &args.merge {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        for (i, g) in parse_pgn(&text)
+            .map_err(|e| format!("{file}: {e}"))?
+            .iter()
+            .enumerate()
+        {
+            let at = |msg: String| format!("{file}, game {}: {msg}", i + 1);
+            let round: usize = g
+                .tag("Round")
+                .and_then(|r| r.parse().ok())
+                .filter(|&r| r >= 1)
+                .ok_or_else(|| at("no Round tag with the game's number".to_string()))?;
+            let game = round - 1;
+            let (white, black) = (g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
+            let pair = if game.is_multiple_of(2) {
+                [white.to_string(), black.to_string()]
+            } else {
+                [black.to_string(), white.to_string()]
+            };
+            match &names {
+                None => names = Some(pair),
+                Some(n) if *n == pair => {}
+                Some(n) => {
+                    return Err(at(format!(
+                        "{white} - {black} in round {round}, but the match is {} - {}",
+                        n[0], n[1]
+                    )));
+                }
+            }
+            if !seen.insert(round) {
+                return Err(at(format!("round {round} appears twice")));
+            }
+            let winner = match g.result.as_str() {
+                "1-0" => Some(Color::White),
+                "0-1" => Some(Color::Black),
+                "1/2-1/2" => None,
+                r => return Err(at(format!("result '{r}' is not a finished game"))),
+            };
+            tally.add(game, game.is_multiple_of(2), winner);
+        }
     }
+    let names = names.ok_or_else(|| "the files hold no games".to_string())?;
+    println!("{} games from {} file(s)", seen.len(), args.merge.len());
+    let decided = sprt.map(|s| s.verdict(s.llr(tally.wld, tally.pairs)));
+    report([&names[0], &names[1]], &tally, sprt, decided);
+    Ok(())
 }
 
 /// Runs `sissa pgn`: replays every game, prints its final position and result, and checks
