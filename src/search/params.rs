@@ -203,6 +203,14 @@ tunables! {
     see_quiet_margin = 25 in 5..=100 step 4.0;
     /// Quiescence: a capture that cannot bring the score within this of alpha is skipped.
     delta_margin = 200 in 50..=600 step 20.0;
+    /// Razoring: at depth d up to [`RAZOR_MAX_DEPTH`], a node whose static evaluation is
+    /// below alpha by more than base + per_depth * d * d is settled by quiescence when that
+    /// cannot reach alpha either.
+    razor_base = 180 in 0..=800 step 20.0;
+    razor_per_depth = 120 in 20..=600 step 15.0;
+    /// ProbCut: a capture whose quiescence and reduced search hold beta plus this margin
+    /// (less [`PROBCUT_IMPROVING`] when improving) cuts the node.
+    probcut_margin = 150 in 30..=600 step 15.0;
 }
 
 impl SearchParams {
@@ -261,6 +269,13 @@ pub const RFP_MAX_DEPTH: i32 = 6;
 /// Null move: shallowest depth, and an extra ply of reduction per this many plies.
 pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// Razoring: the deepest depth it is tried at.
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+/// ProbCut: the shallowest depth it is tried at, the plies its verifying search is
+/// reduced by, and how much less margin it asks for when the evaluation is improving.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_REDUCTION: i32 = 4;
+pub const PROBCUT_IMPROVING: i32 = 40;
 /// Futility pruning: the deepest depth it is tried at.
 pub const FUTILITY_MAX_DEPTH: i32 = 3;
 /// Late move reductions: shallowest depth, and moves searched before reducing.

@@ -543,6 +543,21 @@ impl<'a> Search<'a> {
             {
                 return static_eval;
             }
+            if self.options.futility
+                && depth <= p::RAZOR_MAX_DEPTH
+                && static_eval
+                    + self.options.params.razor_base
+                    + self.options.params.razor_per_depth * depth * depth
+                    < alpha
+            {
+                let s = self.quiesce(pos, alpha - 1, alpha, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if s < alpha {
+                    return s;
+                }
+            }
             if self.options.null_move
                 && depth >= p::NMP_MIN_DEPTH
                 && static_eval >= beta
@@ -563,6 +578,16 @@ impl<'a> Search<'a> {
                 if s >= beta {
                     return if s >= MATE_BOUND { beta } else { s };
                 }
+            }
+            let raised = beta + self.options.params.probcut_margin
+                - p::PROBCUT_IMPROVING * i32::from(improving);
+            if self.options.futility
+                && depth >= p::PROBCUT_MIN_DEPTH
+                && raised < MATE_BOUND
+                && !entry.is_some_and(|e| e.depth >= depth - 3 && e.score < raised)
+                && let Some(s) = self.probcut(pos, depth, raised, static_eval, raw_eval, ply)
+            {
+                return s;
             }
         }
 
@@ -721,6 +746,50 @@ impl<'a> Search<'a> {
         };
         self.tt.store(key, ply, record);
         best
+    }
+
+    /// ProbCut: at a non-PV node, a capture that wins enough by SEE and whose quiescence
+    /// and then reduced search both hold `raised` (beta plus a margin) is taken as proof
+    /// that the full search would fail high too. The score of that search, stored as a
+    /// lower bound, when it holds.
+    fn probcut(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        raised: i32,
+        static_eval: i32,
+        raw_eval: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves(), self.history);
+        while let Some(mv) = picker.next(pos, self.history) {
+            if !pos.is_legal_pseudo(mv) || !see_ge(pos, mv, raised - static_eval) {
+                continue;
+            }
+            self.moved[ply] = Some(self.history.piece_to(pos, mv));
+            self.play(pos, mv, ply);
+            let mut s = -self.quiesce(pos, -raised, -raised + 1, ply + 1);
+            if s >= raised && !self.stopped {
+                let d = depth - p::PROBCUT_REDUCTION;
+                s = -self.negamax(pos, d, -raised, -raised + 1, ply + 1, false);
+            }
+            pos.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if s >= raised {
+                let record = Record {
+                    mv: Some(mv),
+                    score: s,
+                    eval: raw_eval,
+                    depth: depth - 3,
+                    bound: Bound::Lower,
+                };
+                self.tt.store(pos.hash(), ply, record);
+                return Some(s);
+            }
+        }
+        None
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
