@@ -8,49 +8,15 @@ use std::process::Command;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use sissa::game::{Outcome, Termination};
+mod support;
+
 use sissa::search::{Clock, Control, Info, Limits, Score, SearchResult, Searcher};
 use sissa::{Move, MoveKind, Position, Variant};
+use support::{forced_mate, is_checkmate};
 
 fn position(variant: &str, fen: &str) -> Position {
     let v = Variant::by_name(variant).expect("variant");
     Position::from_fen(v, fen).unwrap_or_else(|e| panic!("{variant} {fen}: {e}"))
-}
-
-fn is_checkmate(pos: &mut Position) -> bool {
-    matches!(
-        pos.outcome(),
-        Some(Outcome {
-            termination: Termination::Checkmate,
-            ..
-        })
-    )
-}
-
-/// Whether the side to move forces mate in at most `n` moves (full width, no pruning).
-fn forced_mate(pos: &mut Position, n: u32) -> bool {
-    for mv in pos.legal_moves() {
-        pos.make(mv);
-        let mates = if is_checkmate(pos) {
-            true
-        } else if n > 1 {
-            let replies = pos.legal_moves();
-            !replies.is_empty()
-                && replies.iter().all(|&r| {
-                    pos.make(r);
-                    let ok = forced_mate(pos, n - 1);
-                    pos.unmake();
-                    ok
-                })
-        } else {
-            false
-        };
-        pos.unmake();
-        if mates {
-            return true;
-        }
-    }
-    false
 }
 
 fn search(pos: &mut Position, limits: &Limits) -> (SearchResult, Vec<Info>) {

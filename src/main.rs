@@ -54,6 +54,8 @@ enum Command {
     Bench(sissa::search::cli::BenchArgs),
     /// Play the engine against itself with different options (strength measurements).
     Selfplay(sissa::search::selfplay::SelfplayArgs),
+    /// Run an EPD test suite (bm, am, dm) and report what is solved.
+    Epd(sissa::search::epd::EpdArgs),
     /// Make training positions by self-play (or merge or inspect data files).
     Datagen(sissa::nnue::datagen::DatagenArgs),
     /// Train a network on data files from `sissa datagen`.
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => sissa::search::cli::run_search(&args),
         Some(Command::Bench(args)) => sissa::search::cli::run_bench(&args),
         Some(Command::Selfplay(args)) => sissa::search::selfplay::run_selfplay(&args),
+        Some(Command::Epd(args)) => sissa::search::epd::run_epd(&args),
         Some(Command::Datagen(args)) => sissa::nnue::datagen::run_datagen(&args),
         Some(Command::Train(args)) => sissa::nnue::train::run_train(&args),
         Some(Command::Match(args)) => sissa::tournament::run_match(&args),

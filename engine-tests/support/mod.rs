@@ -323,3 +323,40 @@ pub fn expected_highlight(pos: &mut Position, from: Option<Square>) -> String {
     }
     format!("highlight {}", rows.join("/"))
 }
+
+/// Whether the game is over by checkmate.
+pub fn is_checkmate(pos: &mut Position) -> bool {
+    matches!(
+        pos.outcome(),
+        Some(sissa::game::Outcome {
+            termination: sissa::game::Termination::Checkmate,
+            ..
+        })
+    )
+}
+
+/// Whether the side to move forces mate in at most `n` moves (full width, no pruning).
+pub fn forced_mate(pos: &mut Position, n: u32) -> bool {
+    for mv in pos.legal_moves() {
+        pos.make(mv);
+        let mates = if is_checkmate(pos) {
+            true
+        } else if n > 1 {
+            let replies = pos.legal_moves();
+            !replies.is_empty()
+                && replies.iter().all(|&r| {
+                    pos.make(r);
+                    let ok = forced_mate(pos, n - 1);
+                    pos.unmake();
+                    ok
+                })
+        } else {
+            false
+        };
+        pos.unmake();
+        if mates {
+            return true;
+        }
+    }
+    false
+}

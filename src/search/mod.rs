@@ -13,6 +13,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod epd;
 pub mod eval;
 pub mod movepick;
 pub mod params;
