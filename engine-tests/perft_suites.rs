@@ -66,3 +66,23 @@ fn reference_lines_are_all_in_our_suites() {
         }
     }
 }
+
+/// Parallel perft with a (deliberately small) shared table gives the same counts, through
+/// the binary, on every suite.
+#[test]
+fn threads_and_a_table_give_the_same_counts() {
+    for v in ["chess", "gustav3", "venator", "venomous"] {
+        let path = format!("{}/perft/{v}.epd", env!("CARGO_MANIFEST_DIR"));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sissa"))
+            .args(["perft", "--suite", &path, "--threads", "2", "--hash", "1"])
+            .args(["--max-nodes", "5000000"])
+            .output()
+            .expect("run sissa");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{v}: {text}");
+        assert!(
+            text.contains("positions match") && !text.contains("MISMATCH"),
+            "{text}"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use sissa::Position;
-use sissa::perft::{divide, parse_suite, perft};
+use sissa::perft::{divide, divide_parallel, parse_suite, perft};
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +46,13 @@ enum Command {
         /// With --suite: skip depths whose expected count exceeds this many leaves.
         #[arg(long)]
         max_nodes: Option<u64>,
+        /// Threads sharing out the root moves.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// A table of subtree counts of this many MB shared by the threads (exact: a hit needs
+        /// the full 64-bit key and the depth).
+        #[arg(long)]
+        hash: Option<usize>,
     },
     /// Search one position and print UCI-style info lines and bestmove.
     Search(sissa::search::cli::SearchArgs),
@@ -79,9 +86,19 @@ fn main() -> ExitCode {
             divide,
             suite,
             max_nodes,
+            threads,
+            hash,
         }) => match suite {
-            Some(file) => run_suite(&file, max_nodes.unwrap_or(u64::MAX)),
-            None => run_perft(&variant, fen.as_deref(), &moves, depth.unwrap_or(1), divide),
+            Some(file) => run_suite(&file, max_nodes.unwrap_or(u64::MAX), threads, hash),
+            None => run_perft(
+                &variant,
+                fen.as_deref(),
+                &moves,
+                depth.unwrap_or(1),
+                divide,
+                threads,
+                hash,
+            ),
         },
         Some(Command::Search(args)) => sissa::search::cli::run_search(&args),
         Some(Command::Bench(args)) => sissa::search::cli::run_bench(&args),
@@ -103,25 +120,63 @@ fn main() -> ExitCode {
     }
 }
 
+/// Checks the perft threads.
+fn perft_threads(threads: usize) -> Result<usize, String> {
+    if (1..=sissa::search::MAX_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(format!(
+            "--threads must be 1 to {}",
+            sissa::search::MAX_THREADS
+        ))
+    }
+}
+
+/// The count, plain or (with threads or a table) by `divide_parallel`.
+fn count(
+    pos: &mut Position,
+    depth: u32,
+    threads: usize,
+    hash: Option<usize>,
+) -> Result<u64, String> {
+    if threads == 1 && hash.is_none() {
+        return Ok(perft(pos, depth));
+    }
+    if depth == 0 {
+        return Ok(1);
+    }
+    Ok(divide_parallel(pos, depth, threads, hash)?
+        .iter()
+        .map(|(_, n)| n)
+        .sum())
+}
+
 fn run_perft(
     variant: &str,
     fen: Option<&str>,
     moves: &[String],
     depth: u32,
     div: bool,
+    threads: usize,
+    hash: Option<usize>,
 ) -> Result<(), String> {
     let depth = sissa::perft::check_depth(depth)?;
+    let threads = perft_threads(threads)?;
     let mut pos = Position::setup(variant, fen, moves)?;
     let start = Instant::now();
     let nodes = if div {
-        let counts = divide(&mut pos, depth);
+        let counts = if threads == 1 && hash.is_none() {
+            divide(&mut pos, depth)
+        } else {
+            divide_parallel(&pos, depth, threads, hash)?
+        };
         for (m, n) in &counts {
             println!("{m}: {n}");
         }
         println!();
         counts.iter().map(|(_, n)| n).sum()
     } else {
-        perft(&mut pos, depth)
+        count(&mut pos, depth, threads, hash)?
     };
     println!("Nodes searched: {nodes}");
     let secs = start.elapsed().as_secs_f64();
@@ -133,7 +188,13 @@ fn run_perft(
     Ok(())
 }
 
-fn run_suite(file: &str, max_nodes: u64) -> Result<(), String> {
+fn run_suite(
+    file: &str,
+    max_nodes: u64,
+    threads: usize,
+    hash: Option<usize>,
+) -> Result<(), String> {
+    let threads = perft_threads(threads)?;
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let suite = parse_suite(&text).map_err(|e| format!("{file}: {e}"))?;
     let mut failures = 0;
@@ -145,7 +206,7 @@ fn run_suite(file: &str, max_nodes: u64) -> Result<(), String> {
             if expected > max_nodes {
                 continue;
             }
-            let got = perft(&mut pos, depth);
+            let got = count(&mut pos, depth, threads, hash)?;
             total += got;
             let verdict = if got == expected { "ok" } else { "MISMATCH" };
             if got != expected {
