@@ -86,3 +86,55 @@ fn threads_and_a_table_give_the_same_counts() {
         );
     }
 }
+
+/// `--against` agrees with a program that counts the same, and walks an injected difference
+/// down to the position where the move lists part: here "the other program" is Sissa itself
+/// with the castling rights wiped from every FEN it is given, so black's castlings go missing
+/// one ply down.
+#[test]
+fn against_walks_down_to_the_missing_moves() {
+    let sissa = env!("CARGO_BIN_EXE_sissa");
+    let fen = "r3k2r/8/8/8/8/8/8/RN2K1NR w KQkq - 0 1";
+    let run = |template: &str| {
+        std::process::Command::new(sissa)
+            .args(["perft", "--variant", "chess", "--fen", fen, "--depth", "3"])
+            .args(["--against", template])
+            .output()
+            .expect("run sissa")
+    };
+    let honest =
+        format!("{sissa} perft --variant {{variant}} --fen '{{fen}}' --depth {{depth}} --divide");
+    let out = run(&honest);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success() && text.starts_with("agree: "),
+        "{text}"
+    );
+
+    let forgetful = format!(
+        "{sissa} perft --variant {{variant}} --fen \"$(echo '{{fen}}' | awk '{{$3=\"-\"; print}}')\" \
+         --depth {{depth}} --divide"
+    );
+    let out = run(&forgetful);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("at the root (depth 3): a1a2 counts 726 here and 666 there"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the move lists differ after a1a2 (depth 2)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("missing in the other program: e8c8 e8g8"),
+        "{text}"
+    );
+
+    let out = run("/nonexistent/engine");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        !out.status.success() && err.contains("cannot start"),
+        "{err}"
+    );
+}

@@ -14,6 +14,7 @@ pub mod moves;
 pub mod nnue;
 pub mod pattern;
 pub mod perft;
+pub mod perft_diff;
 pub mod pgn;
 pub mod position;
 pub mod protocol;

@@ -53,6 +53,12 @@ enum Command {
         /// the full 64-bit key and the depth).
         #[arg(long)]
         hash: Option<usize>,
+        /// Compare the divide with another program's and walk down to the first difference:
+        /// a UCI engine command (`go perft`), or a shell command template with `{fen}`,
+        /// `{depth}` and `{variant}` that prints `MOVE: COUNT` lines. Exit status 1 when they
+        /// differ.
+        #[arg(long, conflicts_with_all = ["suite", "divide"])]
+        against: Option<String>,
     },
     /// Search one position and print UCI-style info lines and bestmove.
     Search(sissa::search::cli::SearchArgs),
@@ -88,9 +94,11 @@ fn main() -> ExitCode {
             max_nodes,
             threads,
             hash,
-        }) => match suite {
-            Some(file) => run_suite(&file, max_nodes.unwrap_or(u64::MAX), threads, hash),
-            None => run_perft(
+            against,
+        }) => match (suite, against) {
+            (_, Some(cmd)) => run_against(&variant, fen.as_deref(), &moves, depth, &cmd),
+            (Some(file), None) => run_suite(&file, max_nodes.unwrap_or(u64::MAX), threads, hash),
+            (None, None) => run_perft(
                 &variant,
                 fen.as_deref(),
                 &moves,
@@ -149,6 +157,24 @@ fn count(
         .iter()
         .map(|(_, n)| n)
         .sum())
+}
+
+fn run_against(
+    variant: &str,
+    fen: Option<&str>,
+    moves: &[String],
+    depth: Option<u32>,
+    cmd: &str,
+) -> Result<(), String> {
+    let depth = sissa::perft::check_depth(depth.unwrap_or(1))?.max(1);
+    let pos = Position::setup(variant, fen, moves)?;
+    let (report, agree) = sissa::perft_diff::compare(&pos, depth, cmd)?;
+    print!("{report}");
+    if agree {
+        Ok(())
+    } else {
+        Err("the perft counts differ".to_string())
+    }
 }
 
 fn run_perft(
