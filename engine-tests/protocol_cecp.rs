@@ -371,3 +371,46 @@ fn d_and_eval_are_comment_lines() {
     e.send("quit");
     assert!(e.wait_exit());
 }
+
+/// `hard`: after its move the engine ponders on the reply it expects (`hint` names it). When
+/// that reply comes, the ponder search becomes the move's search: with `sd 4` it has already
+/// finished, so the move follows without a new search (no depth-1 line). Another reply starts
+/// a fresh search; `easy` stops pondering.
+#[test]
+fn pondering_hits_and_misses() {
+    let mut e = xboard();
+    for cmd in ["new", "hard", "post", "sd 4", "usermove e2e4"] {
+        e.send(cmd);
+    }
+    e.until(|l| l.starts_with("move "));
+    // The ponder search reaches its depth and waits.
+    e.until(|l| l.starts_with("4 "));
+    e.send("hint");
+    let (hint, _) = e.until(|l| l.starts_with("Hint: "));
+    let expected = hint["Hint: ".len()..].to_string();
+    e.send(&format!("usermove {expected}"));
+    let (_, lines) = e.until(|l| l.starts_with("move "));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("1 ")),
+        "a ponder hit searched again: {lines:?}"
+    );
+    e.until(|l| l.starts_with("4 "));
+    e.send("hint");
+    let (hint, _) = e.until(|l| l.starts_with("Hint: "));
+    let other = if hint.ends_with("a2a3") {
+        "h2h3"
+    } else {
+        "a2a3"
+    };
+    e.send(&format!("usermove {other}"));
+    let (_, lines) = e.until(|l| l.starts_with("move "));
+    assert!(lines.iter().any(|l| l.starts_with("1 ")), "{lines:?}");
+    no_illegal(&lines);
+    e.send("easy");
+    e.send("hint");
+    e.send("ping 9");
+    let (_, lines) = e.until(|l| l == "pong 9");
+    assert!(!lines.iter().any(|l| l.starts_with("Hint")), "{lines:?}");
+    e.send("quit");
+    assert!(e.wait_exit());
+}

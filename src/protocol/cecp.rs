@@ -2,6 +2,7 @@
 //! ends, and answers XBoard's `lift`/`put`/`hover` with the legal destinations so that fairy
 //! pieces can be moved by hand with XBoard's own legality testing off.
 
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -16,6 +17,7 @@ use crate::moves::{Move, MoveError, MoveKind};
 use crate::position::Position;
 use crate::role::{Color, Role};
 use crate::search::params::SearchParams;
+use crate::search::time::TimeManager;
 use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, tt};
 use crate::variant::Variant;
 
@@ -37,6 +39,9 @@ enum Job {
     Think,
     /// Analyze mode: searching until told otherwise.
     Analyze,
+    /// Pondering (`hard`): searching the position after the reply the engine expects, on
+    /// the opponent's time, since this instant.
+    Ponder { expected: Move, since: Instant },
 }
 
 /// Progress of the running search, for `.` in analyze mode.
@@ -82,6 +87,8 @@ pub(crate) struct Cecp {
     /// announced as a `feature option`: XBoard 4.9.1 corrupts its heap when it sends long
     /// string option values, so it is set with `option SetupFEN=...` in XBoard's init string.
     setup_fen: String,
+    /// `hard`: ponder on the expected reply after each move; `easy` turns it off.
+    ponder: bool,
 }
 
 impl Cecp {
@@ -109,6 +116,7 @@ impl Cecp {
             overhead_ms: OVERHEAD_DEFAULT_MS,
             lifted: None,
             setup_fen: String::new(),
+            ponder: false,
         })
     }
 
@@ -137,8 +145,21 @@ impl Cecp {
         match cmd {
             "" => {}
             "xboard" | "random" | "computer" | "name" | "rating" | "ics" | "accepted"
-            | "rejected" | "hard" | "easy" | "draw" | "bk" => {
+            | "rejected" | "draw" | "bk" => {
                 log::info!("noted: {line}");
+            }
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if matches!(self.job, Some(Job::Ponder { .. })) {
+                    self.abort();
+                }
+            }
+            "hint" => {
+                if let Some(Job::Ponder { expected, .. }) = self.job {
+                    let text = cecp_text(self.pos.move_text(expected, self.rank_base()));
+                    send(&format!("Hint: {text}"));
+                }
             }
             "protover" => self.features(),
             // Inspection, as comment lines (which XBoard shows in its debug output only).
@@ -348,6 +369,12 @@ impl Cecp {
             ));
             return;
         }
+        if let Some(Job::Ponder { expected, since }) = self.job
+            && expected == mv
+        {
+            self.ponder_hit(mv, since);
+            return;
+        }
         self.abort();
         self.pos.make(mv);
         self.lifted = None;
@@ -453,6 +480,52 @@ impl Cecp {
         false
     }
 
+    /// The opponent played the move the engine was pondering on: the ponder search goes on
+    /// as the search of this move. If it has already run for this move's whole target, its
+    /// move is played at once.
+    fn ponder_hit(&mut self, mv: Move, since: Instant) {
+        self.pos.make(mv);
+        self.lifted = None;
+        if self.claim_if_over() {
+            self.abort();
+            return;
+        }
+        self.job = Some(Job::Think);
+        let (soft, _) = TimeManager::budget(&self.think_limits());
+        if soft.is_none_or(|t| since.elapsed() >= t) {
+            if let Some(outcome) = self.worker.stop() {
+                self.finished(outcome);
+            }
+        } else if let Some(c) = self.worker.control() {
+            c.pondering.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// After the engine's move: ponder on the reply its search expects, if `hard` is on.
+    fn start_pondering(&mut self, expected: Option<Move>) {
+        if !self.ponder || self.force || self.analyzing || self.game_over {
+            return;
+        }
+        let Some(expected) = expected.filter(|m| self.pos.legal_moves().contains(m)) else {
+            return;
+        };
+        let mut root = self.pos.clone();
+        root.make(expected);
+        if root.clone().outcome().is_some() {
+            return;
+        }
+        let limits = self.think_limits();
+        self.start_on(
+            Job::Ponder {
+                expected,
+                since: Instant::now(),
+            },
+            limits,
+            root,
+            true,
+        );
+    }
+
     fn think_if_our_turn(&mut self) {
         if self.force || self.analyzing || self.pos.side_to_move() != self.engine_side {
             return;
@@ -460,9 +533,21 @@ impl Cecp {
         if self.game_over || self.claim_if_over() {
             return;
         }
+        let limits = self.think_limits();
+        log::info!(
+            "think: movetime {:?}, clock {:?}, depth {:?}",
+            limits.movetime,
+            limits.clock,
+            limits.depth
+        );
+        self.start(Job::Think, limits);
+    }
+
+    /// The limits of a move of the engine's: `st` wins over the clock; `sd` limits the depth
+    /// on top of either, and alone it is the only limit. With none of `level`, `time`, `st`
+    /// and `sd` a move takes 5 s.
+    fn think_limits(&self) -> Limits {
         let mut limits = self.limits();
-        // `st` wins over the clock; `sd` limits the depth on top of either, and alone it is
-        // the only limit. With none of `level`, `time`, `st` and `sd` a move takes 5 s.
         if let Some(t) = self.move_time {
             limits.movetime = Some(t);
         } else if let Some(time) = self.own_clock.or(self.base) {
@@ -483,13 +568,7 @@ impl Cecp {
         if let Some(d) = self.depth_limit {
             limits.depth = Some(d);
         }
-        log::info!(
-            "think: movetime {:?}, clock {:?}, depth {:?}",
-            limits.movetime,
-            limits.clock,
-            limits.depth
-        );
-        self.start(Job::Think, limits);
+        limits
     }
 
     fn start_analysis(&mut self) {
@@ -519,11 +598,17 @@ impl Cecp {
     }
 
     fn start(&mut self, job: Job, limits: Limits) {
+        let root = self.pos.clone();
+        self.start_on(job, limits, root, false);
+    }
+
+    /// Starts `job`, a search of `root` (pondering when `pondering`).
+    fn start_on(&mut self, job: Job, limits: Limits, root: Position, pondering: bool) {
         if let Some(s) = self.worker.searcher() {
             s.options = self.options.clone();
         }
         *lock(&self.stat) = Stat::default();
-        let root = self.pos.clone();
+        let search_root = root.clone();
         let post = self.post || matches!(job, Job::Analyze);
         let base = self.rank_base();
         let stat = Arc::clone(&self.stat);
@@ -555,7 +640,7 @@ impl Cecp {
             }
         });
         self.worker
-            .start_search(self.pos.clone(), limits, false, report);
+            .start_search(search_root, limits, pondering, report);
         self.job = Some(job);
     }
 
@@ -582,7 +667,10 @@ impl Cecp {
         let text = cecp_text(self.pos.move_text(mv, self.rank_base()));
         self.pos.make(mv);
         send(&format!("move {text}"));
-        self.claim_if_over();
+        if !self.claim_if_over() {
+            let expected = result.ponder.filter(|_| result.best == Some(mv));
+            self.start_pondering(expected);
+        }
     }
 
     fn report_stat(&self) {

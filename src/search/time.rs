@@ -27,7 +27,20 @@ pub struct TimeManager {
 impl TimeManager {
     pub fn new(limits: &Limits, control: &Control) -> TimeManager {
         let start = Instant::now();
-        let (soft, hard) = if limits.infinite {
+        let (soft, hard) = TimeManager::budget(limits);
+        let pondering = control.pondering.load(Ordering::Relaxed);
+        TimeManager {
+            start,
+            clock_start: (!pondering).then_some(start),
+            soft,
+            hard,
+        }
+    }
+
+    /// The soft target and the hard deadline that `limits` give a move (none without a
+    /// clock or a move time).
+    pub fn budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+        if limits.infinite {
             (None, None)
         } else if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(limits.move_overhead).max(MIN_BUDGET);
@@ -41,13 +54,6 @@ impl TimeManager {
             (Some(target.max(MIN_BUDGET)), Some(hard.max(MIN_BUDGET)))
         } else {
             (None, None)
-        };
-        let pondering = control.pondering.load(Ordering::Relaxed);
-        TimeManager {
-            start,
-            clock_start: (!pondering).then_some(start),
-            soft,
-            hard,
         }
     }
 
