@@ -117,12 +117,7 @@ impl Position {
     /// The position a command line describes: a variant by name, an optional X-FEN (else
     /// the start position) and moves in UCI form to play from it (null moves refused).
     pub fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position, String> {
-        let v = crate::variant::Variant::by_name(variant).ok_or_else(|| {
-            format!(
-                "unknown variant '{variant}' (known: {})",
-                crate::variant::Variant::names()
-            )
-        })?;
+        let v = crate::variant::Variant::lookup(variant)?;
         let mut pos = match fen {
             Some(f) => Position::from_fen(v, f).map_err(|e| format!("bad FEN: {e}"))?,
             None => Position::startpos(v),

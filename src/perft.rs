@@ -182,12 +182,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
         let at = |msg: String| format!("line {}: {msg}", i + 1);
         let mut parts = line.split(';');
         let vname = parts.next().unwrap_or("").trim();
-        let variant = Variant::by_name(vname).ok_or_else(|| {
-            at(format!(
-                "unknown variant '{vname}' (known: {})",
-                Variant::names()
-            ))
-        })?;
+        let variant = Variant::lookup(vname).map_err(at)?;
         let fen = parts
             .next()
             .ok_or_else(|| at("no FEN".to_string()))?

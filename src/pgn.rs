@@ -80,12 +80,10 @@ impl PgnGame {
     pub fn start_position(&self, game: usize) -> Result<Position, PgnError> {
         let setup = |reason: String| PgnError::Setup { game, reason };
         let name = self.tag("Variant").unwrap_or("chess");
-        let v = self.variant().ok_or_else(|| {
-            setup(format!(
-                "unknown variant '{name}' (known: {})",
-                Variant::names()
-            ))
-        })?;
+        let v = match self.variant() {
+            Some(v) => v,
+            None => Variant::lookup(name).map_err(setup)?,
+        };
         match self.tag("FEN") {
             Some(fen) => Position::from_fen(v, fen).map_err(|e| setup(format!("bad FEN tag: {e}"))),
             None => Ok(Position::startpos(v)),

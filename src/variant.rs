@@ -303,6 +303,17 @@ impl Variant {
             .find(|v| v.spec.id == name || v.spec.cecp_name == name)
     }
 
+    /// [`Variant::by_name`], or the error every tool gives for a name it does not know.
+    pub fn lookup(name: &str) -> Result<&'static Variant, String> {
+        Variant::by_name(name).ok_or_else(|| {
+            format!(
+                "unknown variant '{}' (known: {})",
+                name.trim(),
+                Variant::names()
+            )
+        })
+    }
+
     /// Orthodox chess.
     pub fn chess() -> &'static Variant {
         Variant::all()[0]

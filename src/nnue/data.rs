@@ -247,8 +247,7 @@ fn read_header(bytes: &[u8]) -> Result<(Header, usize), String> {
     let n = at(10)? as usize;
     let id = bytes.get(11..11 + n).ok_or_else(short)?;
     let id = std::str::from_utf8(id).map_err(|_| "variant id is not text".to_string())?;
-    let v = Variant::by_name(id)
-        .ok_or_else(|| format!("unknown variant '{id}' (known: {})", Variant::names()))?;
+    let v = Variant::lookup(id)?;
     let i = 11 + n;
     let (files, ranks) = (at(i)?, at(i + 1)?);
     let squares = u16::from_le_bytes([at(i + 2)?, at(i + 3)?]) as usize;

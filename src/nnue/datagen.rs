@@ -365,8 +365,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         return Ok(());
     }
     let name = args.variant.as_deref().unwrap_or_default();
-    let variant = Variant::by_name(name)
-        .ok_or_else(|| format!("unknown variant '{name}' (known: {})", Variant::names()))?;
+    let variant = Variant::lookup(name)?;
     if args.games == 0 {
         return Err("--games must be at least 1".to_string());
     }

@@ -187,8 +187,8 @@ impl Uci {
         let lower = name.to_ascii_lowercase();
         let number = |max: u64| parse_clamped(&value, max);
         match lower.as_str() {
-            "uci_variant" => match Variant::by_name(&value) {
-                Some(v) => {
+            "uci_variant" => match Variant::lookup(&value) {
+                Ok(v) => {
                     self.variant = v;
                     self.pos = Position::startpos(v);
                     let pocket = usize::from(v.spec.hand.is_some());
@@ -201,10 +201,7 @@ impl Uci {
                         v.spec.start_fen
                     ));
                 }
-                None => send(&format!(
-                    "info string error: unknown variant '{value}' (known: {})",
-                    Variant::names()
-                )),
+                Err(e) => send(&format!("info string error: {e}")),
             },
             "hash" => match number(tt::MAX_MB as u64) {
                 Some(mb) => self.worker.set_hash(mb.max(1) as usize),

@@ -94,8 +94,7 @@ fn parse_line(line: &str, number: usize, default: &'static Variant) -> Result<Ep
         ops.push((code.to_string(), operand.trim().to_string()));
     }
     let variant = match ops.iter().find(|(c, _)| c == "variant") {
-        Some((_, name)) => Variant::by_name(name.trim_matches('"'))
-            .ok_or_else(|| format!("unknown variant '{name}' (known: {})", Variant::names()))?,
+        Some((_, name)) => Variant::lookup(name.trim_matches('"'))?,
         None => default,
     };
     let fen = format!("{} 0 1", fields.join(" "));
@@ -189,13 +188,7 @@ pub fn run_test(searcher: &mut Searcher, test: &EpdTest, limits: &Limits) -> Epd
 
 /// `sissa epd`: one line a position, then `solved S/T`.
 pub fn run_epd(args: &EpdArgs) -> Result<(), String> {
-    let default = Variant::by_name(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (known: {})",
-            args.variant,
-            Variant::names()
-        )
-    })?;
+    let default = Variant::lookup(&args.variant)?;
     if args.depth.is_none() && args.movetime.is_none() && args.nodes.is_none() {
         return Err("give a limit: --depth D, --movetime MS or --nodes N".to_string());
     }

@@ -236,13 +236,7 @@ fn play(mut pos: Position, engines: &mut [Searcher; 2], a_white: bool, nodes: u6
 
 /// Plays the match and returns A's tally, calling `progress` after every game pair.
 pub fn run_match(args: &SelfplayArgs, progress: &mut dyn FnMut(&Tally)) -> Result<Tally, String> {
-    let v = Variant::by_name(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (known: {})",
-            args.variant,
-            Variant::names()
-        )
-    })?;
+    let v = Variant::lookup(&args.variant)?;
     if args.nodes == 0 || args.games == 0 {
         return Err("--games and --nodes must be at least 1".to_string());
     }

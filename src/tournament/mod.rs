@@ -366,13 +366,7 @@ impl GameArgs {
     /// Checks the options for games between `specs`, and reads or generates the openings
     /// (`pairs` of them when generated).
     pub(crate) fn prepare(&self, specs: &[EngineSpec], pairs: usize) -> Result<Games, String> {
-        let variant = Variant::by_name(&self.variant).ok_or_else(|| {
-            format!(
-                "unknown variant '{}' (known: {})",
-                self.variant,
-                Variant::names()
-            )
-        })?;
+        let variant = Variant::lookup(&self.variant)?;
         if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
             return Err(format!(
                 "--concurrency must be from 1 to {MAX_CONCURRENCY} (games played at once)"
