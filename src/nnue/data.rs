@@ -186,9 +186,14 @@ impl Sample {
         h
     }
 
-    /// The position as X-FEN (no castling, no en passant: the record does not keep them),
-    /// checked by the FEN reader.
+    /// The position as X-FEN (no castling, no en passant: the record does not keep them).
     pub fn fen(&self, v: &'static Variant) -> Result<String, String> {
+        self.position(v).map(|pos| pos.fen())
+    }
+
+    /// The position, checked by the FEN reader (no castling rights, no en passant, clocks
+    /// `0 1`: the record does not keep them).
+    pub fn position(&self, v: &'static Variant) -> Result<Position, String> {
         let g = &v.geometry;
         let mut pos = Position::empty(v);
         for &(i, p) in &self.pieces {
@@ -204,8 +209,7 @@ impl Sample {
         pos.hands = self.hands;
         pos.side = self.side;
         let fen = pos.fen();
-        Position::from_fen(v, &fen).map_err(|e| format!("{fen}: {e}"))?;
-        Ok(fen)
+        Position::from_fen(v, &fen).map_err(|e| format!("{fen}: {e}"))
     }
 }
 

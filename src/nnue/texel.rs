@@ -5,8 +5,7 @@
 
 use super::data::DataSet;
 use super::net::SCALE;
-use super::train::{Adam, sigmoid, split};
-use crate::position::Position;
+use super::train::{Adam, sigmoid, split, target};
 use crate::role::Role;
 use crate::search::eval;
 use crate::search::params::material;
@@ -92,7 +91,7 @@ pub fn fit_material(sets: &[DataSet], wdl: f32, share: f64) -> Result<MaterialFi
         }
         for i in 0..d.len() {
             let s = d.get(i);
-            let pos = Position::from_fen(v, &s.fen(v)?).map_err(|e| e.to_string())?;
+            let pos = s.position(v)?;
             let us = pos.side_to_move();
             let x = roles
                 .iter()
@@ -102,12 +101,10 @@ pub fn fit_material(sets: &[DataSet], wdl: f32, share: f64) -> Result<MaterialFi
                     (n != 0).then_some((k, n as f32))
                 })
                 .collect();
-            let target =
-                (1.0 - wdl) * sigmoid(f32::from(s.score) / scale) + wdl * s.result.score_for(us);
             rows.push(LinearRow {
                 x,
                 offset: eval::evaluate(&pos) as f32 / scale,
-                target,
+                target: target(&s, wdl),
             });
         }
     }

@@ -80,6 +80,13 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// What a network (or a fitted evaluation) learns for sample `s`: the logistic of its
+/// search score blended with its game result, `wdl` the result's weight, for the side to
+/// move.
+pub fn target(s: &Sample, wdl: f32) -> f32 {
+    (1.0 - wdl) * sigmoid(f32::from(s.score) / SCALE as f32) + wdl * s.result.score_for(s.side)
+}
+
 /// The active features of a sample from `side`'s view, in training form
 /// (with the factor features of [`Layout::training_count`]).
 pub fn sample_features(layout: &Layout, s: &Sample, side: Color, out: &mut Vec<u16>) {
@@ -121,9 +128,7 @@ impl Prepared {
                 if s.pieces.iter().any(|&(_, pc)| !p.layout.knows(pc)) {
                     return Err(format!("a piece outside the {} army in the data", v.id()));
                 }
-                let target = (1.0 - wdl) * sigmoid(f32::from(s.score) / SCALE as f32)
-                    + wdl * s.result.score_for(s.side);
-                p.push(&s, target);
+                p.push(&s, target(&s, wdl));
             }
         }
         Ok(p)
@@ -505,11 +510,9 @@ pub fn hand_written_loss(sets: &[DataSet], wdl: f32, share: f64) -> Result<f32, 
     for &k in &validation {
         let (d, i) = all[k];
         let s = d.get(i);
-        let pos = crate::position::Position::from_fen(d.variant, &s.fen(d.variant)?)
-            .map_err(|e| e.to_string())?;
+        let pos = s.position(d.variant)?;
         let p = sigmoid(crate::search::eval::evaluate(&pos) as f32 / SCALE as f32);
-        let t = (1.0 - wdl) * sigmoid(f32::from(s.score) / SCALE as f32)
-            + wdl * s.result.score_for(s.side);
+        let t = target(&s, wdl);
         sum += f64::from((p - t) * (p - t));
     }
     Ok((sum / validation.len().max(1) as f64) as f32)

@@ -216,19 +216,20 @@ pub fn run_epd(args: &EpdArgs) -> Result<(), String> {
         let o = run_test(&mut searcher, t, &limits);
         solved += usize::from(o.solved);
         let mut pos = t.pos.clone();
-        let san = |pos: &mut Position, m: Move| to_san(pos, m);
-        let played = o.played.map_or("(none)".to_string(), |m| san(&mut pos, m));
+        let played = o
+            .played
+            .map_or("(none)".to_string(), |m| to_san(&mut pos, m));
         let score = match o.score {
             Score::Cp(cp) => format!("cp {cp}"),
             Score::Mate(m) => format!("mate {m}"),
         };
         let mut wanted = Vec::new();
         if !t.best.is_empty() {
-            let moves: Vec<String> = t.best.iter().map(|&m| san(&mut pos, m)).collect();
+            let moves: Vec<String> = t.best.iter().map(|&m| to_san(&mut pos, m)).collect();
             wanted.push(format!("bm {}", moves.join(" ")));
         }
         if !t.avoid.is_empty() {
-            let moves: Vec<String> = t.avoid.iter().map(|&m| san(&mut pos, m)).collect();
+            let moves: Vec<String> = t.avoid.iter().map(|&m| to_san(&mut pos, m)).collect();
             wanted.push(format!("am {}", moves.join(" ")));
         }
         if let Some(n) = t.mate {

@@ -479,7 +479,7 @@ fn evaluate_with(pos: &Position, tr: &mut impl Tracer) -> (i32, Trace) {
         total = total * drawish_scale / 64;
     }
     // Fade towards a draw as the 50-move counter runs.
-    let fade = 200 - pos.halfmove_clock().min(100) as i32;
+    let fade = fifty_move_fade(pos);
     total = total * fade / 200;
 
     let us = if pos.side_to_move() == Color::White {
@@ -498,6 +498,12 @@ fn evaluate_with(pos: &Position, tr: &mut impl Tracer) -> (i32, Trace) {
         total: us + p::TEMPO,
     };
     (us + p::TEMPO, steps)
+}
+
+/// How much of an evaluation is kept as the 50-move counter runs, out of 200: all of it
+/// after an irreversible move, half at the hundredth ply. The network's score fades the same.
+pub fn fifty_move_fade(pos: &Position) -> i32 {
+    200 - pos.halfmove_clock().min(100) as i32
 }
 
 /// The phase of the start position (the most the phase counts).

@@ -436,8 +436,7 @@ impl<'a> Search<'a> {
             eval::material_only(pos)
         } else if let Some(nnue) = self.nnue.as_mut() {
             let score = nnue.evaluate(pos, ply);
-            // Fade towards a draw as the 50-move counter runs, as the hand-written one does.
-            let score = score * (200 - pos.halfmove_clock().min(100) as i32) / 200;
+            let score = score * eval::fifty_move_fade(pos) / 200;
             score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
         } else {
             eval::evaluate(pos)
