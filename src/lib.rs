@@ -6,6 +6,7 @@
 //! protocols.
 
 pub mod attacks;
+pub mod betza;
 pub mod fen;
 pub mod game;
 pub mod geometry;

@@ -55,30 +55,42 @@ pub struct Pattern {
     pub leaps: &'static [&'static [Delta]],
     pub slides: &'static [Delta],
     pub special: Special,
+    /// The same moves in XBetza ([`crate::betza`]), as XBoard's `piece` command reads them;
+    /// `None` for the pawns, whose moves depend on the variant's pawn kind. A test walks
+    /// each description against the generator on random positions of every variant.
+    pub xbetza: Option<&'static str>,
 }
 
 /// The move pattern of `role`.
 pub fn pattern(role: Role) -> Pattern {
     type Leaps = &'static [&'static [Delta]];
-    let (leaps, slides, special): (Leaps, &'static [Delta], Special) = match role {
-        Role::Pawn => (&[], &[], Special::Pawn),
-        Role::Ninja => (&[], &[], Special::Ninja),
-        Role::Knight => (&[&KNIGHT], &[], Special::None),
-        Role::Bishop => (&[], &DIAGONAL, Special::None),
-        Role::Rook => (&[], &ORTHOGONAL, Special::None),
-        Role::Queen => (&[], &KING_STEPS, Special::None),
-        Role::King => (&[&KING_STEPS], &[], Special::None),
-        Role::Amazon => (&[&KNIGHT], &KING_STEPS, Special::None),
-        Role::WazirKnight => (&[&KNIGHT, &ORTHOGONAL], &[], Special::None),
-        Role::FerzKnight => (&[&KNIGHT, &DIAGONAL], &[], Special::None),
-        Role::Sissa => (&[], &[], Special::Sissa),
-        Role::Snake => (&[], &[], Special::Snake),
-        Role::Venator => (&[], &[], Special::Venator),
+    type Row = (Leaps, &'static [Delta], Special, Option<&'static str>);
+    let (leaps, slides, special, xbetza): Row = match role {
+        Role::Pawn => (&[], &[], Special::Pawn, None),
+        Role::Ninja => (&[], &[], Special::Ninja, None),
+        Role::Knight => (&[&KNIGHT], &[], Special::None, Some("N")),
+        Role::Bishop => (&[], &DIAGONAL, Special::None, Some("B")),
+        Role::Rook => (&[], &ORTHOGONAL, Special::None, Some("R")),
+        Role::Queen => (&[], &KING_STEPS, Special::None, Some("Q")),
+        Role::King => (&[&KING_STEPS], &[], Special::None, Some("K")),
+        Role::Amazon => (&[&KNIGHT], &KING_STEPS, Special::None, Some("QN")),
+        Role::WazirKnight => (&[&KNIGHT, &ORTHOGONAL], &[], Special::None, Some("NW")),
+        Role::FerzKnight => (&[&KNIGHT, &DIAGONAL], &[], Special::None, Some("NF")),
+        // n orthogonal steps, then n diagonal ones at 45 or 135 degrees (or the reverse):
+        // `i` on the second leg makes it as long as the first.
+        Role::Sissa => (&[], &[], Special::Sissa, Some("maifsbsRmaifsbsB")),
+        // The knight square by its two one-step paths, the zebra square by its two
+        // two-step paths.
+        Role::Snake => (&[], &[], Special::Snake, Some("mafsWmafsFmafsmafWmafmafsF")),
+        // Slide to a screen (g: turn there), step over it onto an empty square (y: turn
+        // there, becoming a rider again), slide on a forward diagonal.
+        Role::Venator => (&[], &[], Special::Venator, Some("gafyafsR")),
     };
     Pattern {
         leaps,
         slides,
         special,
+        xbetza,
     }
 }
 

@@ -160,6 +160,14 @@ impl Role {
         matches!(self, Role::Pawn | Role::Ninja)
     }
 
+    /// The six pieces of orthodox chess, which every GUI knows.
+    pub fn is_orthodox(self) -> bool {
+        matches!(
+            self,
+            Role::Pawn | Role::Knight | Role::Bishop | Role::Rook | Role::Queen | Role::King
+        )
+    }
+
     /// Bit of this role in a `u32` role mask.
     #[inline]
     pub fn mask(self) -> u32 {

@@ -925,21 +925,18 @@ fn setup_line(v: &Variant, fen: &str) -> Option<String> {
     ))
 }
 
-/// `piece` lines in XBetza for the pieces XBetza can describe, so XBoard can highlight their
-/// moves itself; the Sissa and the Snake are left to the engine's `highlight` answers.
+/// `piece` lines in XBetza for the pieces XBoard does not know, so it can highlight their
+/// moves and write their SAN itself.
 fn piece_lines(v: &Variant) -> Vec<String> {
-    let mut out = Vec::new();
-    for &role in v.spec.army {
-        let betza = match role {
-            Role::Venator => "gafyafsR",
-            Role::Amazon => "QN",
-            Role::WazirKnight => "NW",
-            Role::FerzKnight => "NF",
-            _ => continue,
-        };
-        out.push(format!("piece {}& {betza}", role.letter()));
-    }
-    out
+    v.spec
+        .army
+        .iter()
+        .filter(|role| !role.is_orthodox())
+        .filter_map(|&role| {
+            let betza = crate::pattern::pattern(role).xbetza?;
+            Some(format!("piece {}& {betza}", role.letter()))
+        })
+        .collect()
 }
 
 impl super::Frontend for Cecp {
