@@ -42,6 +42,9 @@ fn features_are_announced() {
         "myname=\"Sissa",
         "option=\"NullMove -check 1\"",
         "option=\"MaterialOnly -check 0\"",
+        "option=\"Skill Level -spin 20 0 20\"",
+        "option=\"UCI_LimitStrength -check 0\"",
+        "option=\"UCI_Elo -spin ",
     ] {
         assert!(text.contains(f), "{f}: {text}");
     }
@@ -86,6 +89,12 @@ fn setup_comes_before_pong() {
         .expect("setup");
     assert!(setup.contains(" 10x10+1_bughouse "), "{setup}");
     assert!(setup.ends_with("[JJJJJjjjjj] w KQkq - 0 1"), "{setup}");
+    for piece in [
+        "piece S& maifsbsRmaifsbsB",
+        "piece X& mafsWmafsFmafsmafWmafmafsF",
+    ] {
+        assert!(before.iter().any(|l| l == piece), "{piece}: {before:?}");
+    }
     e.send("new");
     e.send("variant normal");
     let before = e.sync_cecp(4);
@@ -98,6 +107,31 @@ fn setup_comes_before_pong() {
             .any(|l| l.starts_with("Error (unknown variant")),
         "{before:?}"
     );
+}
+
+#[test]
+fn strength_options_clamp_and_refuse_bad_values() {
+    let mut e = xboard();
+    e.send("option Skill Level=-3");
+    e.send("option UCI_LimitStrength=perhaps");
+    e.send("option Skill Level=0");
+    let lines = e.sync_cecp(1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "telluser Skill Level -3 is outside 0..20: set to 0"),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Error (UCI_LimitStrength needs true or false")),
+        "{lines:?}"
+    );
+    e.send("new");
+    e.send("go");
+    let (line, _) = e.until_prefix("move ");
+    assert!(line.len() > 5, "{line}");
 }
 
 #[test]

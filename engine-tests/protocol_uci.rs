@@ -45,6 +45,9 @@ fn handshake_lists_the_options() {
         "Aspiration",
         "UseNNUE",
         "EvalFile",
+        "Skill Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
     ] {
         assert!(
             text.contains(&format!("option name {name} type")),
@@ -340,6 +343,40 @@ fn d_and_eval_describe_the_position() {
         "{text}"
     );
     assert!(line.contains("hand-written"), "{line}");
+    e.send("quit");
+    assert!(e.wait_exit());
+}
+
+#[test]
+fn strength_options_clamp_with_a_message_and_refuse_bad_values() {
+    let mut e = uci();
+    e.send("setoption name UCI_Elo value 99");
+    let (line, _) = e.until_prefix("info string UCI_Elo 99 is outside ");
+    assert!(line.contains(": set to "), "{line}");
+    e.send("setoption name Skill Level value 25");
+    e.until(|l| l == "info string Skill Level 25 is outside 0..20: set to 20");
+    e.send("setoption name UCI_LimitStrength value maybe");
+    e.until_prefix("info string error: UCI_LimitStrength needs true or false");
+    e.send("setoption name Skill Level value two");
+    e.until_prefix("info string error: Skill Level needs a whole number");
+    // Level 0 in every variant: a legal move after a depth-1 search, with no clock to stop it.
+    e.send("setoption name Skill Level value 0");
+    for v in ["chess", "gustav3", "venator", "venomous"] {
+        e.send(&format!("setoption name UCI_Variant value {v}"));
+        e.send("position startpos");
+        e.send("go movetime 600000");
+        let (best, lines) = e.until_prefix("bestmove ");
+        assert!(!best.contains("none"), "{v}: {best}");
+        assert!(
+            lines.iter().all(|l| !l.starts_with("info depth 2 ")),
+            "{v}: {lines:?}"
+        );
+    }
+    // UCI_LimitStrength takes over from Skill Level.
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1600");
+    e.send("isready");
+    e.until(|l| l == "readyok");
     e.send("quit");
     assert!(e.wait_exit());
 }

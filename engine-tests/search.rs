@@ -461,3 +461,34 @@ fn bench_is_deterministic_and_ends_with_the_totals() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn weakened_searches_play_legal_moves_at_a_shallow_depth_and_not_always_the_best() {
+    let mut differs = 0;
+    let positions = random_positions(6);
+    for mut pos in positions.clone() {
+        let legal = pos.legal_moves();
+        if legal.len() < 2 {
+            continue;
+        }
+        let mut weak = Searcher::new(1).expect("hash table");
+        weak.options.strength.skill_level = 0;
+        let control = Control::default();
+        let mut infos = Vec::new();
+        let result = weak.search(&mut pos, &depth(12), &control, &mut |i| {
+            infos.push(i.clone())
+        });
+        let mv = result.best.expect("a move");
+        assert!(legal.contains(&mv), "{}", pos.fen());
+        // Level 0 stops after depth 1 and reports only the one line asked for.
+        assert!(result.depth <= 1, "{}", pos.fen());
+        assert!(infos.iter().all(|i| i.multipv == 1), "{}", pos.fen());
+        let (full, _) = search(&mut pos, &depth(1));
+        differs += usize::from(full.best != Some(mv));
+    }
+    assert!(
+        differs * 5 > positions.len(),
+        "level 0 chose the full-strength move {differs} of {} times",
+        positions.len()
+    );
+}

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
-    Event, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES, parse_bool,
-    parse_clamped, send, set_eval_file, set_switch,
+    Event, LIMIT_STRENGTH, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES,
+    SKILL_LEVEL, UCI_ELO, parse_bool, parse_clamped, send, set_eval_file, set_strength, set_switch,
 };
 use crate::geometry::Square;
 use crate::moves::{Move, MoveError, MoveKind};
@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::role::{Color, Role};
 use crate::search::params::SearchParams;
 use crate::search::time::TimeManager;
-use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, tt};
+use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, skill, tt};
 use crate::variant::Variant;
 
 /// Search time per move when XBoard has sent no clock, no `st` and no `sd`.
@@ -299,6 +299,16 @@ impl Cecp {
         send(&format!(
             "feature option=\"Move Overhead -spin {OVERHEAD_DEFAULT_MS} 0 {OVERHEAD_MAX_MS}\""
         ));
+        send(&format!(
+            "feature option=\"{SKILL_LEVEL} -spin {0} 0 {0}\"",
+            skill::FULL_LEVEL
+        ));
+        send(&format!("feature option=\"{LIMIT_STRENGTH} -check 0\""));
+        send(&format!(
+            "feature option=\"{UCI_ELO} -spin {max} {} {max}\"",
+            skill::ELO_MIN,
+            max = skill::ELO_MAX
+        ));
         let defaults = SearchOptions::default();
         for (name, get, _) in SEARCH_SWITCHES {
             send(&format!(
@@ -442,6 +452,12 @@ impl Cecp {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (args.trim(), ""),
         };
+        match set_strength(&mut self.options, name, value) {
+            Some(Ok(Some(note))) => return send(&format!("telluser {note}")),
+            Some(Ok(None)) => return,
+            Some(Err(e)) => return error(&e, line),
+            None => {}
+        }
         let lower = name.to_ascii_lowercase();
         match lower.as_str() {
             "multipv" => match parse_clamped(value, MULTIPV_MAX) {

@@ -19,7 +19,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
-use crate::search::SearchOptions;
+use crate::search::{SearchOptions, skill};
 
 /// Something the protocol loop must handle.
 #[derive(Debug)]
@@ -238,6 +238,54 @@ pub(crate) fn set_switch(options: &mut SearchOptions, name: &str, value: bool) -
         .find(|(n, _, _)| n.eq_ignore_ascii_case(name))?;
     set(options, value);
     Some(())
+}
+
+/// The strength options' names, as Stockfish spells them.
+pub(crate) const SKILL_LEVEL: &str = "Skill Level";
+pub(crate) const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+pub(crate) const UCI_ELO: &str = "UCI_Elo";
+
+/// Sets one of the strength options: `None` if `name` is none of them, else what to tell
+/// the user: `Ok(Some(note))` when a number was out of range and clamped, `Err` (options
+/// unchanged) when the value is not a number or a boolean.
+pub(crate) fn set_strength(
+    options: &mut SearchOptions,
+    name: &str,
+    value: &str,
+) -> Option<Result<Option<String>, String>> {
+    let strength = &mut options.strength;
+    let clamp = |min: u32, max: u32| -> Result<(u32, Option<String>), String> {
+        let n: i64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("{name} needs a whole number, not '{value}'"))?;
+        let clamped = n.clamp(i64::from(min), i64::from(max)) as u32;
+        let note = (i64::from(clamped) != n)
+            .then(|| format!("{name} {n} is outside {min}..{max}: set to {clamped}"));
+        Ok((clamped, note))
+    };
+    let result = if name.eq_ignore_ascii_case(SKILL_LEVEL) {
+        clamp(0, skill::FULL_LEVEL).map(|(n, note)| {
+            strength.skill_level = n;
+            note
+        })
+    } else if name.eq_ignore_ascii_case(UCI_ELO) {
+        clamp(skill::ELO_MIN, skill::ELO_MAX).map(|(n, note)| {
+            strength.elo = n;
+            note
+        })
+    } else if name.eq_ignore_ascii_case(LIMIT_STRENGTH) {
+        match parse_bool(value) {
+            Some(b) => {
+                strength.limit = b;
+                Ok(None)
+            }
+            None => Err(format!("{name} needs true or false, not '{value}'")),
+        }
+    } else {
+        return None;
+    };
+    Some(result)
 }
 
 /// Default and largest move overhead in milliseconds.

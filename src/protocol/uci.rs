@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
-    Event, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES, parse_bool,
-    parse_clamped, send, set_eval_file, set_switch,
+    Event, LIMIT_STRENGTH, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES,
+    SKILL_LEVEL, UCI_ELO, parse_bool, parse_clamped, send, set_eval_file, set_strength, set_switch,
 };
 use crate::position::Position;
 use crate::search::{
     Bound, Clock, Info, Limits, MAX_DEPTH, MAX_THREADS, Score, SearchOptions, SearchResult,
-    params::SearchParams, tt,
+    params::SearchParams, skill, tt,
 };
 use crate::variant::Variant;
 
@@ -101,6 +101,18 @@ impl Uci {
             "option name Move Overhead type spin default {OVERHEAD_DEFAULT_MS} min 0 max {OVERHEAD_MAX_MS}"
         ));
         send("option name Ponder type check default false");
+        send(&format!(
+            "option name {SKILL_LEVEL} type spin default {0} min 0 max {0}",
+            skill::FULL_LEVEL
+        ));
+        send(&format!(
+            "option name {LIMIT_STRENGTH} type check default false"
+        ));
+        send(&format!(
+            "option name {UCI_ELO} type spin default {max} min {} max {max}",
+            skill::ELO_MIN,
+            max = skill::ELO_MAX
+        ));
         send("option name Tune type string default <empty>");
         send("option name EvalFile type string default <empty>");
         let defaults = SearchOptions::default();
@@ -186,6 +198,12 @@ impl Uci {
             .unwrap_or_default();
         let lower = name.to_ascii_lowercase();
         let number = |max: u64| parse_clamped(&value, max);
+        match set_strength(&mut self.options, &name, &value) {
+            Some(Ok(Some(note))) => return send(&format!("info string {note}")),
+            Some(Ok(None)) => return,
+            Some(Err(e)) => return send(&format!("info string error: {e}; unchanged")),
+            None => {}
+        }
         match lower.as_str() {
             "uci_variant" => match Variant::lookup(&value) {
                 Ok(v) => {

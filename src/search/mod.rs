@@ -8,6 +8,7 @@
 //! - [`see`]: static exchange evaluation;
 //! - [`eval`]: the static evaluation;
 //! - [`params`]: every tunable number;
+//! - [`skill`]: playing strength for people (`Skill Level`, `UCI_Elo`);
 //! - [`bench`], [`selfplay`], [`cli`]: the `sissa bench`, `sissa selfplay` and
 //!   `sissa search` tools.
 
@@ -20,6 +21,7 @@ pub mod params;
 pub mod pvs;
 pub mod see;
 pub mod selfplay;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
@@ -149,6 +151,8 @@ pub struct SearchOptions {
     /// A network loaded from a file (`EvalFile`), used in its variant instead of the one
     /// built in.
     pub eval_file: Option<Arc<Network>>,
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`.
+    pub strength: skill::Strength,
 }
 
 impl SearchOptions {
@@ -177,6 +181,7 @@ impl Default for SearchOptions {
             params: params::SearchParams::default(),
             use_nnue: true,
             eval_file: None,
+            strength: skill::Strength::default(),
         }
     }
 }

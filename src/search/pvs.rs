@@ -10,6 +10,7 @@ use arrayvec::ArrayVec;
 use crate::moves::Move;
 use crate::nnue::eval::Nnue;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::role::{Color, Role};
 
 use super::eval;
@@ -18,6 +19,7 @@ use super::movepick::{
 };
 use super::params as p;
 use super::see::see_ge;
+use super::skill::{self, Handicap};
 use super::time::{TimeManager, soft_scale};
 use super::tt::{Entry, NO_EVAL, Record, TranspositionTable};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
@@ -28,6 +30,8 @@ pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Mixed into the position's key to seed a weakened search's choices.
+const SKILL_SEED: u64 = 0x5c11_1e7e_1000_0000;
 /// Deepest ply the search reaches (iterations plus extensions and quiescence).
 pub const MAX_PLY: usize = MAX_DEPTH as usize + 1;
 
@@ -204,8 +208,21 @@ impl<'a> Search<'a> {
             });
         }
 
-        let multipv = limits.multipv.clamp(1, self.root.len());
+        // A weakened search (Skill Level, UCI_Elo) stops early and chooses among several
+        // best moves; it reports only the lines asked for.
+        let mut skill_rng = Rng::new(pos.hash() ^ SKILL_SEED);
+        let handicap = self
+            .options
+            .strength
+            .weakened()
+            .then(|| Handicap::for_move(self.options.strength.level(), &mut skill_rng));
+        let shown = limits.multipv.clamp(1, self.root.len());
+        let multipv = match handicap {
+            Some(_) => shown.max(skill::CANDIDATES).min(self.root.len()),
+            None => shown,
+        };
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = handicap.map_or(max_depth, |h| max_depth.min(h.max_depth()));
         let max_depth = match limits.mate {
             Some(m) if limits.depth.is_none() => max_depth.min(4 * m + 4),
             _ => max_depth,
@@ -233,7 +250,7 @@ impl<'a> Search<'a> {
             for rm in &mut self.root[multipv..] {
                 rm.score = -INF;
             }
-            for k in 0..multipv {
+            for k in 0..shown {
                 let rm = &self.root[k];
                 on_info(&Info {
                     depth,
@@ -268,7 +285,14 @@ impl<'a> Search<'a> {
                 break;
             }
         }
-        let best = self.root[0].clone();
+        let chosen = match handicap {
+            Some(h) if completed > 0 => {
+                let scores: Vec<i32> = self.root[..multipv].iter().map(|r| r.score).collect();
+                h.pick(&scores, MATE_BOUND, &mut skill_rng)
+            }
+            _ => 0,
+        };
+        let best = self.root[chosen].clone();
         let score = if best.score > -INF {
             best.score
         } else {
