@@ -10,23 +10,17 @@ mod support;
 use sissa::{Position, Variant};
 use support::Engine;
 
-/// A small xorshift generator: deterministic, no external crates.
-struct Rng(u64);
+use sissa::rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+/// Picks one of a list of words.
+trait PickWord {
+    fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str;
+}
 
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
+impl PickWord for Rng {
+    fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
+        let word: &&'a str = self.choose(words);
+        word
     }
 }
 
@@ -118,8 +112,8 @@ fn moves(rng: &mut Rng) -> String {
 
 fn garbage(rng: &mut Rng) -> String {
     match rng.below(5) {
-        0 => format!("Zq{}", rng.next()),
-        1 => format!("Zzz {} {}", rng.next(), "x".repeat(rng.below(3000))),
+        0 => format!("Zq{}", rng.next_u64()),
+        1 => format!("Zzz {} {}", rng.next_u64(), "x".repeat(rng.below(3000))),
         2 => "Z\u{00e9}\u{4e2d}\u{1f600} \t tabs\tand spaces".to_string(),
         3 => format!("ZUNKNOWN{}", "!?#;".repeat(rng.below(20))),
         _ => format!(
@@ -308,7 +302,7 @@ fn assert_no_panic(e: &Engine) {
 
 #[test]
 fn uci_survives_random_input() {
-    let mut rng = Rng(0x5155_a5a5_0001);
+    let mut rng = Rng::new(0x5155_a5a5_0001);
     let mut e = Engine::start();
     e.send("uci");
     e.until(|l| l == "uciok");
@@ -369,7 +363,7 @@ fn uci_survives_random_input() {
 
 #[test]
 fn cecp_survives_random_input() {
-    let mut rng = Rng(0xcec9_1234_5678);
+    let mut rng = Rng::new(0xcec9_1234_5678);
     let mut e = Engine::start();
     e.send("xboard");
     e.send("protover 2");

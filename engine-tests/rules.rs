@@ -777,13 +777,7 @@ fn repetition_compares_en_passant_possibilities() {
 /// played, the mover's king is not attacked. Checked at every node of random games.
 #[test]
 fn legal_moves_equal_pseudo_legal_moves_that_leave_the_king_safe() {
-    let mut seed = 0x2006_2009_u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = sissa::rng::Rng::new(0x2006_2009);
     let mut nodes = 0;
     for v in Variant::all() {
         for _game in 0..12 {
@@ -804,7 +798,7 @@ fn legal_moves_equal_pseudo_legal_moves_that_leave_the_king_safe() {
                 if legal.is_empty() || p.outcome().is_some() {
                     break;
                 }
-                let mv = legal[(next() % legal.len() as u64) as usize];
+                let mv = *rng.choose(&legal);
                 p.make(mv);
             }
         }

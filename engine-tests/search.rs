@@ -164,24 +164,18 @@ fn repetition_is_a_draw_for_the_side_behind() {
 /// Positions reached by random playouts from every start position (a fixed generator, so
 /// the test is reproducible).
 fn random_positions(per_variant: usize) -> Vec<Position> {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = sissa::rng::Rng::new(0x9e37);
     let mut out = Vec::new();
     for v in Variant::all() {
         for _ in 0..per_variant {
             let mut pos = Position::startpos(v);
-            let plies = 4 + next() % 60;
+            let plies = 4 + rng.below(60);
             for _ in 0..plies {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
                 }
-                pos.make(moves[(next() % moves.len() as u64) as usize]);
+                pos.make(*rng.choose(&moves));
             }
             out.push(pos);
         }

@@ -392,7 +392,7 @@ mod tests {
     /// Along random games, every legal move's SAN reads back as that move and is unique.
     #[test]
     fn round_trips_along_random_games() {
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = crate::rng::Rng::new(0x5a7);
         for v in Variant::all() {
             for _ in 0..8 {
                 let mut p = Position::startpos(v);
@@ -412,10 +412,7 @@ mod tests {
                         );
                         assert_eq!(sans.iter().filter(|s| **s == sans[i]).count(), 1);
                     }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    p.make(moves[(seed % moves.len() as u64) as usize]);
+                    p.make(*rng.choose(&moves));
                 }
             }
         }

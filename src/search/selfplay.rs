@@ -118,18 +118,6 @@ impl Tally {
     }
 }
 
-/// A small deterministic generator for the openings.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 fn quiet_control() -> Control {
     Control {
         stop: AtomicBool::new(false),
@@ -246,7 +234,7 @@ pub fn run_match(args: &SelfplayArgs, progress: &mut dyn FnMut(&Tally)) -> Resul
     b.options = parse_options(&args.b)?;
     let mut engines = [a, b];
     let mut judge = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;
-    let mut rng = Rng(args.seed.max(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = crate::rng::Rng::new(args.seed);
     let mut tally = Tally::default();
     for _ in 0..args.games.div_ceil(2) {
         let check = OpeningCheck {
@@ -254,7 +242,7 @@ pub fn run_match(args: &SelfplayArgs, progress: &mut dyn FnMut(&Tally)) -> Resul
             balance: OPENING_BALANCE,
             tries: OPENING_TRIES,
         };
-        let mut pick = |n: usize| (rng.next() % n as u64) as usize;
+        let mut pick = |n: usize| rng.below(n);
         let start = balanced_opening(v, args.opening_plies, &mut pick, &mut judge, check);
         for a_white in [true, false] {
             match play(start.clone(), &mut engines, a_white, args.nodes) {
