@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use crate::moves::MoveKind;
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::role::Role;
 use crate::search::Searcher;
+use crate::search::params::material as material_value;
 use crate::variant::Variant;
 
 /// A start position and the book moves (UCI form) played from it before the engines take over.
@@ -78,32 +78,24 @@ pub fn parse_openings(variant: &'static Variant, text: &str) -> Result<Vec<Openi
     Ok(out)
 }
 
-/// Rough piece values in centipawns, enough to tell a balanced opening from a lost one.
-fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn | Role::Ninja => 100,
-        Role::Knight | Role::Bishop => 320,
-        Role::WazirKnight | Role::FerzKnight | Role::Snake => 400,
-        Role::Rook | Role::Sissa => 500,
-        Role::Venator => 700,
-        Role::Queen => 900,
-        Role::Amazon => 1200,
-        Role::King => 0,
-    }
-}
-
-/// Material of the side to move minus the other side's, hands included.
+/// Material of the side to move minus the other side's, hands included, by the
+/// evaluation's piece values.
 fn material(pos: &Position) -> i32 {
     let us = pos.side_to_move();
     let g = &pos.variant().geometry;
     let mut total = 0;
     for &sq in g.squares() {
         if let Some(p) = pos.piece_at(sq) {
-            let v = value(p.role);
+            let v = material_value(p.role);
             total += if p.color == us { v } else { -v };
         }
     }
-    total + 100 * (pos.hand(us) as i32 - pos.hand(us.flip()) as i32)
+    let hand = pos
+        .variant()
+        .spec
+        .hand
+        .map_or(0, |h| material_value(h.role));
+    total + hand * (pos.hand(us) as i32 - pos.hand(us.flip()) as i32)
 }
 
 fn is_capture(pos: &Position, mv: crate::Move) -> bool {
