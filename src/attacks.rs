@@ -7,35 +7,10 @@
 
 use arrayvec::ArrayVec;
 
-use crate::geometry::{CELLS, Geometry, Square};
-use crate::pattern::{DIAGONAL, Delta, ORTHOGONAL, Special};
+use crate::geometry::{Geometry, Square, SquareSet};
+use crate::pattern::{DIAGONAL, ORTHOGONAL, Special, venator_diagonals};
 use crate::position::Position;
 use crate::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Role, code_role};
-
-/// A set of mailbox squares.
-#[derive(Clone, Copy, Default)]
-pub struct SquareSet([u64; CELLS / 64]);
-
-impl SquareSet {
-    #[inline]
-    pub fn insert(&mut self, sq: Square) {
-        self.0[sq.index() >> 6] |= 1 << (sq.index() & 63);
-    }
-
-    #[inline]
-    pub fn contains(&self, sq: Square) -> bool {
-        self.0[sq.index() >> 6] & (1 << (sq.index() & 63)) != 0
-    }
-}
-
-/// The two forward diagonals of a Venator leg along orthogonal direction `d`.
-pub fn venator_diagonals(d: Delta) -> [Delta; 2] {
-    if d.1 == 0 {
-        [(d.0, 1), (d.0, -1)]
-    } else {
-        [(1, d.1), (-1, d.1)]
-    }
-}
 
 /// One way a path piece can go from one square to another: `first` steps along `a`, then
 /// `second` steps along `b` (mailbox offsets). Every square passed must be empty; for the

@@ -31,6 +31,22 @@ impl Square {
     }
 }
 
+/// A set of mailbox squares.
+#[derive(Clone, Copy, Default)]
+pub struct SquareSet([u64; CELLS / 64]);
+
+impl SquareSet {
+    #[inline]
+    pub fn insert(&mut self, sq: Square) {
+        self.0[sq.index() >> 6] |= 1 << (sq.index() & 63);
+    }
+
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        self.0[sq.index() >> 6] & (1 << (sq.index() & 63)) != 0
+    }
+}
+
 /// The shape of a board: its size, its holes, and the mailbox layout derived from them.
 #[derive(Clone, Debug)]
 pub struct Geometry {

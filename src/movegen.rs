@@ -241,7 +241,7 @@ impl Position {
     fn sissa_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
         let v = self.variant;
         // A rook square is reached by four paths and a nightrider square by two: keep one.
-        let mut seen = crate::attacks::SquareSet::default();
+        let mut seen = crate::geometry::SquareSet::default();
         for (firsts, seconds) in [(&v.orth, &v.diag), (&v.diag, &v.orth)] {
             for &a in firsts.iter() {
                 let mut corner = from;

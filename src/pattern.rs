@@ -30,6 +30,15 @@ pub const KNIGHT: [Delta; 8] = [
     (-1, -2),
     (-2, -1),
 ];
+/// The two forward diagonals of a Venator leg along orthogonal direction `d`.
+pub fn venator_diagonals(d: Delta) -> [Delta; 2] {
+    if d.1 == 0 {
+        [(d.0, 1), (d.0, -1)]
+    } else {
+        [(1, d.1), (-1, d.1)]
+    }
+}
+
 /// Moves that are neither plain leaps nor plain slides.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Special {

@@ -188,8 +188,8 @@ impl Variant {
             .collect();
         let orth = pattern::ORTHOGONAL.map(|d| offset_of(&g, d));
         let diag = pattern::DIAGONAL.map(|d| offset_of(&g, d));
-        let venator_diagonals = pattern::ORTHOGONAL
-            .map(|d| crate::attacks::venator_diagonals(d).map(|f| offset_of(&g, f)));
+        let venator_diagonals =
+            pattern::ORTHOGONAL.map(|d| pattern::venator_diagonals(d).map(|f| offset_of(&g, f)));
 
         let last = spec.ranks - 1;
         let mut castle_clear = vec![0u8; CELLS];

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::attacks::SquareSet;
+use crate::geometry::SquareSet;
 use crate::geometry::{CELLS, Square};
 use crate::pattern::Special;
 use crate::position::Position;

@@ -67,6 +67,13 @@ pub struct Clock {
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 127;
 
+/// Larger than any score.
+pub const INF: i32 = 32_000;
+/// The score of mating at the root; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 31_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+
 /// A score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {

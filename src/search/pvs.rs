@@ -24,12 +24,7 @@ use super::time::{TimeManager, soft_scale};
 use super::tt::{Entry, NO_EVAL, Record, TranspositionTable};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
 
-/// Larger than any score.
-pub const INF: i32 = 32_000;
-/// The score of mating at the root; mate in n plies scores `MATE - n`.
-pub const MATE: i32 = 31_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 1_000;
+use super::{INF, MATE, MATE_BOUND};
 /// Mixed into the position's key to seed a weakened search's choices.
 const SKILL_SEED: u64 = 0x5c11_1e7e_1000_0000;
 /// Deepest ply the search reaches (iterations plus extensions and quiescence).

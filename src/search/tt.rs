@@ -17,7 +17,7 @@ use crate::geometry::Square;
 use crate::moves::{Move, MoveKind};
 
 use super::Bound;
-use super::pvs::MATE_BOUND;
+use super::MATE_BOUND;
 
 /// One stored result.
 #[derive(Clone, Copy, Debug)]
@@ -260,7 +260,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pvs::MATE;
+    use crate::search::MATE;
 
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
