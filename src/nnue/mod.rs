@@ -18,8 +18,9 @@ use std::sync::{Arc, OnceLock};
 use crate::variant::Variant;
 use net::Network;
 
-/// The networks built into the binary: (variant id, file bytes).
-const EMBEDDED: &[(&str, &[u8])] = &[];
+/// The networks built into the binary: (variant id, file bytes). docs/nnue.md tells how
+/// each was trained and what it gained.
+const EMBEDDED: &[(&str, &[u8])] = &[("gustav3", include_bytes!("../../nets/gustav3.nnue"))];
 
 /// The network built in for `variant`, if it has one.
 pub fn embedded(variant: &'static Variant) -> Option<Arc<Network>> {
@@ -51,4 +52,18 @@ pub fn load(path: &std::path::Path) -> Result<Network, String> {
         )
     })?;
     Network::from_bytes(&bytes, v).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_network_loads_for_its_variant() {
+        for &(id, bytes) in EMBEDDED {
+            let v = Variant::by_name(id).expect("a built-in variant");
+            Network::from_bytes(bytes, v).unwrap_or_else(|e| panic!("nets/{id}.nnue: {e}"));
+            assert!(embedded(v).is_some(), "{id}");
+        }
+    }
 }
