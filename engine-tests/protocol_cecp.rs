@@ -448,3 +448,34 @@ fn pondering_hits_and_misses() {
     e.send("quit");
     assert!(e.wait_exit());
 }
+
+#[test]
+fn variant_path_adds_variants_to_the_feature_list() {
+    let mut e = xboard();
+    let file = format!("{}/variants/sissa.ini", env!("CARGO_MANIFEST_DIR"));
+    e.send(&format!("option VariantPath={file}"));
+    e.send("new");
+    e.send("variant sissa-chess");
+    let lines = e.sync_cecp(1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("feature variants=\"") && l.contains(",venator8,sissa-chess")),
+        "{lines:?}"
+    );
+    let setup = lines
+        .iter()
+        .find(|l| l.starts_with("setup "))
+        .expect("setup");
+    assert!(
+        setup.ends_with(" 8x8+0_fairy rnbskbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBSKBNR w KQkq - 0 1"),
+        "{setup}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "piece S& maifsbsRmaifsbsB"),
+        "{lines:?}"
+    );
+    e.send("go");
+    let (line, _) = e.until_prefix("move ");
+    assert!(line.len() > 5, "{line}");
+}

@@ -380,3 +380,24 @@ fn strength_options_clamp_with_a_message_and_refuse_bad_values() {
     e.send("quit");
     assert!(e.wait_exit());
 }
+
+#[test]
+fn variant_path_loads_variants_for_uci_variant() {
+    let mut e = uci();
+    e.send("setoption name VariantPath value no/such.ini");
+    e.until_prefix("info string error: VariantPath: no/such.ini: cannot read it");
+    let file = format!("{}/variants/sissa.ini", env!("CARGO_MANIFEST_DIR"));
+    e.send(&format!("setoption name VariantPath value {file}"));
+    e.until(|l| l.starts_with("info string VariantPath: ") && l.ends_with("venator8, sissa-chess"));
+    e.send("setoption name UCI_Variant value venator8");
+    e.until_prefix("info string variant venator8 files 8 ranks 8 pocket 0 ");
+    e.send("position startpos");
+    e.send("go perft 3");
+    let (total, _) = e.until_prefix("Nodes searched:");
+    assert_eq!(total, "Nodes searched: 16507");
+    e.send("go depth 6");
+    let (best, _) = e.until_prefix("bestmove ");
+    assert!(!best.contains("none"), "{best}");
+    e.send("quit");
+    assert!(e.wait_exit());
+}

@@ -26,6 +26,7 @@ pub mod search;
 pub mod shard;
 pub mod tournament;
 pub mod variant;
+pub mod variant_file;
 pub mod variants;
 pub mod zobrist;
 

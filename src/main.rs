@@ -16,6 +16,10 @@ use sissa::perft::{divide, divide_parallel, parse_suite, perft};
     about = "A chess-variant engine: Venator Chess, Venomous, Gustav III's Chess and chess.\n\nWithout a subcommand it reads UCI or CECP (XBoard) commands on standard input."
 )]
 struct Cli {
+    /// Variant files to load first (docs/variants.md); their variants join the built-in
+    /// ones for every tool and for the protocols.
+    #[arg(long, global = true, value_name = "FILE")]
+    variants: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -79,10 +83,26 @@ enum Command {
     Pgn(sissa::tournament::PgnArgs),
     /// Tune the search's numbers by SPSA over games between two copies of an engine.
     Tune(Box<sissa::tournament::tune::TuneArgs>),
+    /// List every variant known (built in and loaded with --variants); with --check, check
+    /// variant files and report each one's variants or its first error.
+    Variants {
+        /// Variant files to check.
+        #[arg(long, value_name = "FILE")]
+        check: Vec<String>,
+        /// Print this variant as the section of a variant file, to copy and change.
+        #[arg(long, value_name = "VARIANT")]
+        show: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    for file in &cli.variants {
+        if let Err(e) = sissa::variant_file::load(std::path::Path::new(file)) {
+            eprintln!("sissa: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match cli.command {
         Some(Command::Perft {
             variant,
@@ -117,6 +137,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => sissa::tournament::run_match(&args),
         Some(Command::Pgn(args)) => sissa::tournament::run_pgn(&args),
         Some(Command::Tune(args)) => sissa::tournament::tune::run_tune(&args),
+        Some(Command::Variants { check, show }) => run_variants(&check, show.as_deref()),
         None => sissa::protocol::run(),
     };
     match result {
@@ -126,6 +147,39 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `sissa variants`: checks the files given, then lists every variant known (or shows one).
+fn run_variants(check: &[String], show: Option<&str>) -> Result<(), String> {
+    for file in check {
+        let loaded =
+            sissa::variant_file::load(std::path::Path::new(file)).map_err(|e| e.to_string())?;
+        let names: Vec<&str> = loaded.iter().map(|v| v.id()).collect();
+        println!(
+            "{file}: ok, {} variant(s): {}",
+            names.len(),
+            names.join(", ")
+        );
+    }
+    if let Some(name) = show {
+        print!(
+            "{}",
+            sissa::variant_file::describe(sissa::Variant::lookup(name)?)
+        );
+        return Ok(());
+    }
+    for v in sissa::Variant::known() {
+        let army: String = v.spec.army.iter().map(|r| r.letter()).collect();
+        println!(
+            "{:<12} {:>2}x{:<2} {:>3} squares  pieces {army:<12} {}",
+            v.id(),
+            v.geometry.files(),
+            v.geometry.ranks(),
+            v.geometry.square_count(),
+            v.spec.start_fen
+        );
+    }
+    Ok(())
 }
 
 /// Checks the perft threads.

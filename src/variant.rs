@@ -2,11 +2,52 @@
 //! compiled once into the tables the generator reads ([`Variant`]): mailbox offsets for every
 //! role's leaps and slides, attack probes, castling squares, pawn ranges.
 
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 use crate::geometry::{CELLS, Geometry, Square};
 use crate::pattern::{self, Delta, SnakeRoute, Special};
 use crate::role::{Color, ROLE_COUNT, Role};
+
+/// A value computed once per variant from its data (evaluation tables, ...): without a lock
+/// for the built-in variants, behind one for those loaded from files.
+pub struct PerVariant<T: 'static> {
+    builtin: [OnceLock<T>; 4],
+    loaded: RwLock<Vec<(usize, &'static T)>>,
+}
+
+impl<T: 'static> Default for PerVariant<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: 'static> PerVariant<T> {
+    pub const fn new() -> Self {
+        PerVariant {
+            builtin: [const { OnceLock::new() }; 4],
+            loaded: RwLock::new(Vec::new()),
+        }
+    }
+
+    /// The value for `v`, made by `make` the first time.
+    pub fn get(&'static self, v: &'static Variant, make: impl FnOnce() -> T) -> &'static T {
+        if let Some(i) = Variant::all().iter().position(|&w| std::ptr::eq(w, v)) {
+            return self.builtin[i].get_or_init(make);
+        }
+        let key = std::ptr::from_ref(v) as usize;
+        let find = |l: &[(usize, &'static T)]| l.iter().find(|(k, _)| *k == key).map(|e| e.1);
+        if let Some(t) = self.loaded.read().ok().and_then(|l| find(&l)) {
+            return t;
+        }
+        let mut l = self.loaded.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = find(&l) {
+            return t;
+        }
+        let t: &'static T = Box::leak(Box::new(make()));
+        l.push((key, t));
+        t
+    }
+}
 
 /// Which castling right a castling uses: `K` (king side, the rook on the higher file) or `Q`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -136,8 +177,54 @@ fn offset_of(g: &Geometry, d: Delta) -> i16 {
 }
 
 impl Variant {
+    /// Compiles a spec after checking it: the error names the first inconsistency (a
+    /// castling square that is a hole, a hand piece outside the army, ...).
+    pub fn try_build(spec: VariantSpec) -> Result<Variant, String> {
+        let s = &spec;
+        let side = 1..=crate::geometry::MAX_SIDE as u8;
+        if !side.contains(&s.files) || !side.contains(&s.ranks) {
+            return Err(format!("a {}x{} board is too large", s.files, s.ranks));
+        }
+        let g = Geometry::new(s.files, s.ranks, &s.holes);
+        let in_army = |r: Role| s.army.contains(&r);
+        for c in s.castling {
+            if !in_army(Role::King) || !in_army(Role::Rook) {
+                return Err("castling needs a king and a rook in the army".to_string());
+            }
+            for file in [c.king_from, c.king_to, c.rook_from, c.rook_to] {
+                for rank in [0, s.ranks as i32 - 1] {
+                    if g.square(file as i32, rank).is_none() {
+                        return Err(format!(
+                            "castling uses file {} of rank {}, which is not on the board",
+                            (b'a' + file) as char,
+                            rank + 1
+                        ));
+                    }
+                }
+            }
+            if c.king_from == c.rook_from || c.king_to == c.rook_to {
+                return Err("a castling's king and rook share a square".to_string());
+            }
+        }
+        if let Some(h) = s.hand
+            && (!in_army(h.role) || h.push_to_rank >= s.ranks || h.drop_rank > h.push_to_rank)
+        {
+            return Err("the hand piece must be in the army and drop on the board".to_string());
+        }
+        if let Some(r) = s.promotions.iter().find(|r| !in_army(**r)) {
+            return Err(format!(
+                "promotion to {}, which is not in the army",
+                r.name()
+            ));
+        }
+        if s.pawn_reach.len() != s.ranks as usize {
+            return Err("pawn reach must give one rank for each rank".to_string());
+        }
+        Ok(Variant::build(spec))
+    }
+
     /// Compiles a spec. Panics on inconsistent data: specs are compiled-in, and the tests
-    /// build every one of them.
+    /// build every one of them ([`Variant::try_build`] checks first).
     pub fn build(spec: VariantSpec) -> Variant {
         let g = Geometry::new(spec.files, spec.ranks, &spec.holes);
         let mut leaps = vec![Vec::new(); ROLE_COUNT];
@@ -295,11 +382,13 @@ impl Variant {
         [&v[0], &v[1], &v[2], &v[3]]
     }
 
-    /// Looks a variant up by engine id, UCI_Variant value or CECP name.
+    /// Looks a variant up by engine id, UCI_Variant value or CECP name: the built-in ones,
+    /// then those loaded from files ([`crate::variant_file`]).
     pub fn by_name(name: &str) -> Option<&'static Variant> {
         let name = name.trim().to_ascii_lowercase();
         Variant::all()
             .into_iter()
+            .chain(crate::variant_file::loaded())
             .find(|v| v.spec.id == name || v.spec.cecp_name == name)
     }
 
@@ -321,6 +410,17 @@ impl Variant {
 
     /// The names accepted by [`Variant::by_name`], for messages.
     pub fn names() -> String {
-        Variant::all().map(|v| v.spec.id).join(", ")
+        Variant::known()
+            .iter()
+            .map(|v| v.spec.id)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The built-in variants, then those loaded from files.
+    pub fn known() -> Vec<&'static Variant> {
+        let mut all = Variant::all().to_vec();
+        all.extend(crate::variant_file::loaded());
+        all
     }
 }

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
     Event, LIMIT_STRENGTH, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES,
-    SKILL_LEVEL, UCI_ELO, parse_bool, parse_clamped, send, set_eval_file, set_strength, set_switch,
+    SKILL_LEVEL, UCI_ELO, load_variants, parse_bool, parse_clamped, send, set_eval_file,
+    set_strength, set_switch,
 };
 use crate::geometry::Square;
 use crate::moves::{Move, MoveError, MoveKind};
@@ -285,7 +286,7 @@ impl Cecp {
 
     fn features(&self) {
         send("feature done=0");
-        let variants: Vec<&str> = Variant::all().iter().map(|v| v.spec.cecp_name).collect();
+        let variants: Vec<&str> = Variant::known().iter().map(|v| v.spec.cecp_name).collect();
         send(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=1 reuse=1 analyze=1 sigint=0 \
              sigterm=0 san=0 colors=0 name=0 ics=0 pause=0 memory=1 smp=1 debug=1 highlight=1 \
@@ -469,6 +470,15 @@ impl Cecp {
                 None => error("bad option value", line),
             },
             "setupfen" => self.setup_fen = value.to_string(),
+            "variantpath" => match load_variants(value) {
+                Ok(text) => {
+                    send(&format!("telluser {text}"));
+                    let names: Vec<&str> =
+                        Variant::known().iter().map(|v| v.spec.cecp_name).collect();
+                    send(&format!("feature variants=\"{}\"", names.join(",")));
+                }
+                Err(e) => error(&format!("VariantPath: {e}"), line),
+            },
             "evalfile" => {
                 if let Err(e) = set_eval_file(&mut self.options, value) {
                     error(&format!("EvalFile: {e}"), line);
@@ -846,7 +856,7 @@ fn error(reason: &str, command: &str) {
 }
 
 fn variant_list() -> String {
-    Variant::all()
+    Variant::known()
         .iter()
         .map(|v| v.spec.cecp_name)
         .collect::<Vec<_>>()

@@ -240,6 +240,23 @@ pub(crate) fn set_switch(options: &mut SearchOptions, name: &str, value: bool) -
     Some(())
 }
 
+/// The `VariantPath` option (Fairy-Stockfish's name): loads a variant file; the message to
+/// report, or the file's first error (then nothing is loaded).
+pub(crate) fn load_variants(value: &str) -> Result<String, String> {
+    let value = value.trim();
+    if value.is_empty() || value == "<empty>" {
+        return Ok("VariantPath: no file".to_string());
+    }
+    let loaded =
+        crate::variant_file::load(std::path::Path::new(value)).map_err(|e| e.to_string())?;
+    let names: Vec<&str> = loaded.iter().map(|v| v.id()).collect();
+    Ok(format!(
+        "VariantPath: {value}: {} variant(s): {}",
+        names.len(),
+        names.join(", ")
+    ))
+}
+
 /// The strength options' names, as Stockfish spells them.
 pub(crate) const SKILL_LEVEL: &str = "Skill Level";
 pub(crate) const LIMIT_STRENGTH: &str = "UCI_LimitStrength";

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use super::engine::{Outcome, Worker, pv_text};
 use super::{
     Event, LIMIT_STRENGTH, MULTIPV_MAX, OVERHEAD_DEFAULT_MS, OVERHEAD_MAX_MS, SEARCH_SWITCHES,
-    SKILL_LEVEL, UCI_ELO, parse_bool, parse_clamped, send, set_eval_file, set_strength, set_switch,
+    SKILL_LEVEL, UCI_ELO, load_variants, parse_bool, parse_clamped, send, set_eval_file,
+    set_strength, set_switch,
 };
 use crate::position::Position;
 use crate::search::{
@@ -78,7 +79,7 @@ impl Uci {
     fn identify(&self) {
         send(&format!("id name Sissa {}", env!("CARGO_PKG_VERSION")));
         send("id author the Sissa developers");
-        let variants: Vec<String> = Variant::all()
+        let variants: Vec<String> = Variant::known()
             .iter()
             .map(|v| format!("var {}", v.spec.id))
             .collect();
@@ -115,6 +116,7 @@ impl Uci {
         ));
         send("option name Tune type string default <empty>");
         send("option name EvalFile type string default <empty>");
+        send("option name VariantPath type string default <empty>");
         let defaults = SearchOptions::default();
         for (name, get, _) in SEARCH_SWITCHES {
             send(&format!(
@@ -242,6 +244,12 @@ impl Uci {
                     bad_value(&name, &value);
                 }
             }
+            "variantpath" => match load_variants(&value) {
+                Ok(text) => send(&format!("info string {text}")),
+                Err(e) => send(&format!(
+                    "info string error: VariantPath: {e}; nothing loaded"
+                )),
+            },
             "evalfile" => match set_eval_file(&mut self.options, &value) {
                 Ok(text) => send(&format!("info string {text}")),
                 Err(e) => send(&format!("info string error: EvalFile: {e}; unchanged")),

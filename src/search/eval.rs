@@ -2,14 +2,12 @@
 //! mobility, king safety, pawn structure and passed pawns, Ninja pawns in hand, tempo, and a
 //! scale-down of drawish endings. Every number comes from [`super::params`].
 
-use std::sync::OnceLock;
-
 use crate::geometry::SquareSet;
 use crate::geometry::{CELLS, Square};
 use crate::pattern::Special;
 use crate::position::Position;
 use crate::role::{Color, EMPTY, ROLE_COUNT, Role, code_role};
-use crate::variant::Variant;
+use crate::variant::{PerVariant, Variant};
 
 use super::params::{self as p, Pair};
 
@@ -26,12 +24,8 @@ struct Tables {
 }
 
 fn tables(v: &'static Variant) -> &'static Tables {
-    static CELL: [OnceLock<Tables>; 4] = [const { OnceLock::new() }; 4];
-    let index = Variant::all()
-        .iter()
-        .position(|&w| std::ptr::eq(w, v))
-        .unwrap_or(0);
-    CELL[index].get_or_init(|| build_tables(v))
+    static CELL: PerVariant<Tables> = PerVariant::new();
+    CELL.get(v, || build_tables(v))
 }
 
 /// Number of moves `role` has from `sq` on the variant's empty board. A Venator needs a
@@ -508,12 +502,8 @@ pub fn fifty_move_fade(pos: &Position) -> i32 {
 
 /// The phase of the start position (the most the phase counts).
 fn full_phase(v: &'static Variant) -> i32 {
-    static CELL: [OnceLock<i32>; 4] = [const { OnceLock::new() }; 4];
-    let index = Variant::all()
-        .iter()
-        .position(|&w| std::ptr::eq(w, v))
-        .unwrap_or(0);
-    *CELL[index].get_or_init(|| {
+    static CELL: PerVariant<i32> = PerVariant::new();
+    *CELL.get(v, || {
         let pos = Position::startpos(v);
         Color::ALL
             .iter()

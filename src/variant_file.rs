@@ -1,0 +1,598 @@
+//! Variants from text files: an INI dialect close to Fairy-Stockfish's `variants.ini`. One
+//! file may hold many variants; a section `[name:parent]` inherits every key of `parent` (a
+//! built-in variant or another section of the file, in any order) and overrides some.
+//!
+//! ```text
+//! # a comment
+//! [venator8:venator]
+//! board = 8x8
+//! holes = -
+//! pieces = PNBRQKV
+//! start = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+//! castling = e1g1/h1f1 e1c1/a1d1
+//! ```
+//!
+//! Keys (docs/variants.md has the reference): `board`, `holes`, `pieces`, `start`,
+//! `promotion`, `pawn-reach`, `castling`, `hand`, `insufficient`, `cecp`. Pieces are the
+//! built-in ones, by letter; pieces defined in XBetza come with the generator that walks
+//! them. Every error names the file, the line and the fault; nothing is registered from a
+//! file with an error.
+//!
+//! A loaded variant lives as long as the program (it is leaked once), like the built-in ones.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::RwLock;
+
+use crate::geometry::{Geometry, MAX_SIDE};
+use crate::position::Position;
+use crate::role::Role;
+use crate::variant::{
+    CastleSide, CastlingRule, HandRule, InsufficientMaterial, Variant, VariantSpec,
+};
+use crate::zobrist::MAX_HAND;
+
+/// A fault in a variant file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    pub file: String,
+    /// 1-based; 0 when the fault is the file's as a whole.
+    pub line: usize,
+    pub fault: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.fault)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.fault)
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// One section as written: its name, parent and keys with their line numbers.
+#[derive(Clone, Debug)]
+struct Section {
+    name: String,
+    parent: Option<String>,
+    line: usize,
+    keys: Vec<(String, String, usize)>,
+}
+
+const KEYS: [&str; 10] = [
+    "board",
+    "holes",
+    "pieces",
+    "start",
+    "promotion",
+    "pawn-reach",
+    "castling",
+    "hand",
+    "insufficient",
+    "cecp",
+];
+
+fn sections(file: &str, text: &str) -> Result<Vec<Section>, FileError> {
+    let err = |line: usize, fault: String| FileError {
+        file: file.to_string(),
+        line,
+        fault,
+    };
+    let mut out: Vec<Section> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let body = raw.trim();
+        if body.is_empty() || body.starts_with('#') || body.starts_with(';') {
+            continue;
+        }
+        if let Some(header) = body.strip_prefix('[') {
+            let Some(header) = header.strip_suffix(']') else {
+                return Err(err(
+                    line,
+                    format!("'{body}': a section header ends with ']'"),
+                ));
+            };
+            let (name, parent) = match header.split_once(':') {
+                Some((n, p)) => (n.trim(), Some(p.trim().to_ascii_lowercase())),
+                None => (header.trim(), None),
+            };
+            let name = name.to_ascii_lowercase();
+            let valid = |n: &str| {
+                !n.is_empty()
+                    && n.len() <= 32
+                    && n.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            };
+            if !valid(&name) || parent.as_deref().is_some_and(|p| !valid(p)) {
+                return Err(err(
+                    line,
+                    format!(
+                        "'{body}': a variant name is 1-32 letters, digits, '-' or '_' \
+                         ([name] or [name:parent])"
+                    ),
+                ));
+            }
+            if let Some(first) = out.iter().find(|s| s.name == name) {
+                return Err(err(
+                    line,
+                    format!("variant '{name}' is already defined on line {}", first.line),
+                ));
+            }
+            out.push(Section {
+                name,
+                parent,
+                line,
+                keys: Vec::new(),
+            });
+            continue;
+        }
+        let Some((key, value)) = body.split_once('=') else {
+            return Err(err(
+                line,
+                format!("'{body}': expected KEY = VALUE or [name]"),
+            ));
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let Some(section) = out.last_mut() else {
+            return Err(err(line, format!("'{key}' before any [variant] section")));
+        };
+        if !KEYS.contains(&key.as_str()) {
+            let hint = if key == "piece" || key.starts_with("custompiece") {
+                " (pieces in XBetza are not loadable yet: use the built-in letters)"
+            } else {
+                ""
+            };
+            return Err(err(
+                line,
+                format!("unknown key '{key}'{hint} (known: {})", KEYS.join(", ")),
+            ));
+        }
+        if let Some((_, _, first)) = section.keys.iter().find(|(k, _, _)| *k == key) {
+            return Err(err(line, format!("'{key}' is already set on line {first}")));
+        }
+        section.keys.push((key, value.trim().to_string(), line));
+    }
+    if out.is_empty() {
+        return Err(err(0, "no [variant] section in the file".to_string()));
+    }
+    Ok(out)
+}
+
+/// The keys of a variant, as a file would write them (in [`KEYS`] order): what a section
+/// inheriting from it starts with.
+fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
+    let s = &v.spec;
+    let g = &v.geometry;
+    let square = |file: u8, rank: u8| format!("{}{}", (b'a' + file) as char, rank + 1);
+    let letters = |roles: &[Role]| roles.iter().map(|r| r.letter()).collect::<String>();
+    let or_dash = |words: Vec<String>| {
+        if words.is_empty() {
+            "-".to_string()
+        } else {
+            words.join(" ")
+        }
+    };
+    let holes = s.holes.iter().map(|&(f, r)| square(f, r)).collect();
+    let reach: Vec<String> = s.pawn_reach.iter().map(|r| (r + 1).to_string()).collect();
+    let castling = s
+        .castling
+        .iter()
+        .map(|c| {
+            let [kf, kt, rf, rt] =
+                [c.king_from, c.king_to, c.rook_from, c.rook_to].map(|f| square(f, 0));
+            format!("{kf}{kt}/{rf}{rt}")
+        })
+        .collect();
+    let hand = s.hand.map_or("-".to_string(), |h| {
+        let (role, count) = (h.role.letter(), h.count);
+        format!("{role} {count} {} {}", h.drop_rank + 1, h.push_to_rank + 1)
+    });
+    let insufficient = match s.insufficient {
+        InsufficientMaterial::Fide => "fide",
+        InsufficientMaterial::KingsOnly => "kings-only",
+    };
+    vec![
+        ("board", format!("{}x{}", g.files(), g.ranks())),
+        ("holes", or_dash(holes)),
+        ("pieces", letters(s.army)),
+        ("start", s.start_fen.to_string()),
+        ("promotion", letters(s.promotions)),
+        ("pawn-reach", reach.join(" ")),
+        ("castling", or_dash(castling)),
+        ("hand", hand),
+        ("insufficient", insufficient.to_string()),
+        ("cecp", s.cecp_name.to_string()),
+    ]
+}
+
+/// A variant as the section of a file that defines it (built-in ones included): the text
+/// `sissa variants --show` prints, to copy and change.
+pub fn describe(v: &Variant) -> String {
+    let mut out = format!("[{}]\n", v.id());
+    for (k, val) in variant_keys(v) {
+        out.push_str(&format!("{k} = {val}\n"));
+    }
+    out
+}
+
+/// Every key of a section with its line, its parents' first.
+type Resolved = HashMap<String, (String, usize)>;
+
+fn resolve(
+    file: &str,
+    all: &[Section],
+    index: usize,
+    trail: &mut Vec<String>,
+) -> Result<Resolved, FileError> {
+    let s = &all[index];
+    let err = |fault: String| FileError {
+        file: file.to_string(),
+        line: s.line,
+        fault,
+    };
+    if trail.contains(&s.name) {
+        trail.push(s.name.clone());
+        return Err(err(format!("inheritance cycle: {}", trail.join(" -> "))));
+    }
+    trail.push(s.name.clone());
+    let mut keys: Resolved = match &s.parent {
+        None => HashMap::new(),
+        Some(p) => match all.iter().position(|o| &o.name == p) {
+            Some(i) => resolve(file, all, i, trail)?,
+            None => match Variant::by_name(p) {
+                Some(v) => variant_keys(v)
+                    .into_iter()
+                    .filter(|(k, _)| *k != "cecp")
+                    .map(|(k, val)| (k.to_string(), (val, s.line)))
+                    .collect(),
+                None => {
+                    return Err(err(format!(
+                        "unknown parent variant '{p}' (known: {} and this file's)",
+                        Variant::names()
+                    )));
+                }
+            },
+        },
+    };
+    trail.pop();
+    for (k, v, line) in &s.keys {
+        keys.insert(k.clone(), (v.clone(), *line));
+    }
+    Ok(keys)
+}
+
+fn leak<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// Builds one section's spec from its resolved keys.
+fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, usize), FileError> {
+    let get = |key: &str| -> Result<(&str, usize), FileError> {
+        keys.get(key)
+            .map(|(v, l)| (v.as_str(), *l))
+            .ok_or_else(|| FileError {
+                file: file.to_string(),
+                line: section.line,
+                fault: format!("variant '{}' needs '{key}'", section.name),
+            })
+    };
+    let at = |line: usize, fault: String| FileError {
+        file: file.to_string(),
+        line,
+        fault,
+    };
+
+    let (board, line) = get("board")?;
+    let (files, ranks) = board
+        .split_once('x')
+        .and_then(|(f, r)| Some((f.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?)))
+        .filter(|&(f, r)| (1..=MAX_SIDE as u8).contains(&f) && (2..=MAX_SIDE as u8).contains(&r))
+        .ok_or_else(|| {
+            at(
+                line,
+                format!(
+                    "board '{board}': FILESxRANKS, 1 to {MAX_SIDE} files, 2 to {MAX_SIDE} ranks"
+                ),
+            )
+        })?;
+    let full = Geometry::new(files, ranks, &[]);
+    let square_of = |text: &str, line: usize| -> Result<(u8, u8), FileError> {
+        full.parse_square_exact(text, 1)
+            .map(|sq| (full.file(sq) as u8, full.rank(sq) as u8))
+            .ok_or_else(|| {
+                at(
+                    line,
+                    format!("'{text}' is not a square of a {files}x{ranks} board"),
+                )
+            })
+    };
+
+    let (holes_text, line) = keys
+        .get("holes")
+        .map(|(v, l)| (v.as_str(), *l))
+        .unwrap_or(("-", section.line));
+    let mut holes = Vec::new();
+    if holes_text != "-" {
+        for w in holes_text.split_whitespace() {
+            holes.push(square_of(w, line)?);
+        }
+    }
+
+    let (pieces, line) = get("pieces")?;
+    let mut army = Vec::new();
+    for c in pieces.chars().filter(|c| !c.is_whitespace()) {
+        let role = Role::ALL
+            .iter()
+            .copied()
+            .find(|r| r.letter() == c.to_ascii_uppercase())
+            .ok_or_else(|| {
+                let known: String = Role::ALL.iter().map(|r| r.letter()).collect();
+                at(
+                    line,
+                    format!("unknown piece letter '{c}' (built-in pieces: {known})"),
+                )
+            })?;
+        if army.contains(&role) {
+            return Err(at(line, format!("piece '{c}' is listed twice")));
+        }
+        army.push(role);
+    }
+    if !army.contains(&Role::King) {
+        return Err(at(line, "the pieces must include the king (K)".to_string()));
+    }
+    let role_in_army = |c: char, line: usize, what: &str| -> Result<Role, FileError> {
+        army.iter()
+            .copied()
+            .find(|r| r.letter() == c.to_ascii_uppercase())
+            .ok_or_else(|| {
+                at(
+                    line,
+                    format!("{what} '{c}' is not one of the pieces '{pieces}'"),
+                )
+            })
+    };
+
+    let (promo_text, line) = keys
+        .get("promotion")
+        .map(|(v, l)| (v.as_str(), *l))
+        .unwrap_or(("", section.line));
+    let mut promotions = Vec::new();
+    for c in promo_text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+    {
+        let role = role_in_army(c, line, "promotion piece")?;
+        if matches!(role, Role::King | Role::Pawn | Role::Ninja) {
+            return Err(at(line, format!("a pawn cannot promote to '{c}'")));
+        }
+        promotions.push(role);
+    }
+    let has_pawns = army.iter().any(|r| r.is_pawn_like());
+    if has_pawns && promotions.is_empty() {
+        return Err(at(
+            line,
+            "a variant with pawns needs 'promotion'".to_string(),
+        ));
+    }
+
+    let pawn_reach = match keys.get("pawn-reach") {
+        None => crate::variants::orthodox_pawn_reach(ranks),
+        Some((text, _)) if text == "orthodox" => crate::variants::orthodox_pawn_reach(ranks),
+        Some((text, line)) => {
+            let reach: Option<Vec<u8>> = text.split_whitespace().map(|w| w.parse().ok()).collect();
+            let reach = reach
+                .filter(|r| r.len() == ranks as usize)
+                .filter(|r| {
+                    r.iter()
+                        .enumerate()
+                        .all(|(i, &x)| x as usize > i && x <= ranks)
+                })
+                .ok_or_else(|| {
+                    at(
+                        *line,
+                        format!(
+                            "pawn-reach '{text}': for each of the {ranks} ranks, the farthest \
+                             rank (1..{ranks}, not behind it) a pawn there may step to, or \
+                             'orthodox'"
+                        ),
+                    )
+                })?;
+            reach.into_iter().map(|x| x - 1).collect()
+        }
+    };
+
+    let mut castling = Vec::new();
+    if let Some((text, line)) = keys.get("castling")
+        && text != "-"
+    {
+        for w in text.split_whitespace() {
+            let bad = || {
+                at(
+                    *line,
+                    format!(
+                        "castling '{w}': KINGFROM KINGTO/ROOKFROM ROOKTO on the first rank, as \
+                         e1g1/h1f1"
+                    ),
+                )
+            };
+            let (king, rook) = w.split_once('/').ok_or_else(bad)?;
+            type Squares = ((u8, u8), (u8, u8));
+            let split = |t: &str| -> Result<Squares, FileError> {
+                if t.len() < 4 || !t.is_ascii() {
+                    return Err(bad());
+                }
+                let digits = t[1..]
+                    .find(|c: char| c.is_ascii_alphabetic())
+                    .ok_or_else(bad)?
+                    + 1;
+                Ok((
+                    square_of(&t[..digits], *line)?,
+                    square_of(&t[digits..], *line)?,
+                ))
+            };
+            let ((kf, kr), (kt, ktr)) = split(king)?;
+            let ((rf, rr), (rt, rtr)) = split(rook)?;
+            if [kr, ktr, rr, rtr].iter().any(|&r| r != 0) {
+                return Err(at(
+                    *line,
+                    format!("castling '{w}': every square on the first rank"),
+                ));
+            }
+            castling.push(CastlingRule {
+                side: if rf > kf {
+                    CastleSide::King
+                } else {
+                    CastleSide::Queen
+                },
+                king_from: kf,
+                king_to: kt,
+                rook_from: rf,
+                rook_to: rt,
+            });
+        }
+    }
+
+    let hand = match keys.get("hand") {
+        None => None,
+        Some((text, _)) if text == "-" => None,
+        Some((text, line)) => {
+            let w: Vec<&str> = text.split_whitespace().collect();
+            let bad = || {
+                at(
+                    *line,
+                    format!(
+                        "hand '{text}': PIECE COUNT DROPRANK PUSHRANK, as J 5 2 5 (ranks counted \
+                         from the own side)"
+                    ),
+                )
+            };
+            if w.len() != 4 || w[0].chars().count() != 1 {
+                return Err(bad());
+            }
+            let role = role_in_army(w[0].chars().next().unwrap_or('?'), *line, "hand piece")?;
+            let n = |s: &str| s.parse::<u8>().map_err(|_| bad());
+            let (count, drop, push) = (n(w[1])?, n(w[2])?, n(w[3])?);
+            if count as usize > MAX_HAND || drop == 0 || push < drop || push >= ranks {
+                return Err(bad());
+            }
+            Some(HandRule {
+                role,
+                count,
+                drop_rank: drop - 1,
+                push_to_rank: push - 1,
+            })
+        }
+    };
+
+    let insufficient = match keys.get("insufficient").map(|(v, l)| (v.as_str(), *l)) {
+        None | Some(("fide", _)) => InsufficientMaterial::Fide,
+        Some(("kings-only", _)) => InsufficientMaterial::KingsOnly,
+        Some((other, line)) => {
+            return Err(at(
+                line,
+                format!("insufficient '{other}': fide or kings-only"),
+            ));
+        }
+    };
+    let (start, start_line) = get("start")?;
+    let cecp = keys
+        .get("cecp")
+        .map_or(section.name.clone(), |(v, _)| v.to_ascii_lowercase());
+    let spec = VariantSpec {
+        id: leak_str(&section.name),
+        cecp_name: leak_str(&cecp),
+        files,
+        ranks,
+        holes,
+        army: leak(army),
+        start_fen: leak_str(start),
+        promotions: leak(promotions),
+        pawn_reach,
+        castling: leak(castling),
+        hand,
+        insufficient,
+    };
+    Ok((spec, start_line))
+}
+
+/// Variants loaded from files, in load order.
+static LOADED: RwLock<Vec<&'static Variant>> = RwLock::new(Vec::new());
+
+/// The variants loaded so far.
+pub fn loaded() -> Vec<&'static Variant> {
+    LOADED.read().map(|l| l.clone()).unwrap_or_default()
+}
+
+/// Parses and checks every variant of a file's text without registering any: the
+/// variants, compiled. `file` names the text in messages.
+pub fn parse(file: &str, text: &str) -> Result<Vec<&'static Variant>, FileError> {
+    let all = sections(file, text)?;
+    let mut out = Vec::new();
+    for (i, section) in all.iter().enumerate() {
+        if Variant::by_name(&section.name).is_some() {
+            return Err(FileError {
+                file: file.to_string(),
+                line: section.line,
+                fault: format!(
+                    "variant '{}' is already known: give it another name",
+                    section.name
+                ),
+            });
+        }
+        let keys = resolve(file, &all, i, &mut Vec::new())?;
+        let (spec, start_line) = spec(file, section, &keys)?;
+        let name = spec.id;
+        let at = |line: usize, fault: String| FileError {
+            file: file.to_string(),
+            line,
+            fault,
+        };
+        if Variant::by_name(spec.cecp_name).is_some()
+            || out
+                .iter()
+                .any(|v: &&Variant| v.spec.cecp_name == spec.cecp_name)
+        {
+            return Err(at(
+                section.line,
+                format!(
+                    "{name}: the XBoard name '{}' is already taken: set 'cecp'",
+                    spec.cecp_name
+                ),
+            ));
+        }
+        let variant =
+            Variant::try_build(spec).map_err(|e| at(section.line, format!("{name}: {e}")))?;
+        let variant: &'static Variant = Box::leak(Box::new(variant));
+        if let Err(e) = Position::from_fen(variant, variant.spec.start_fen) {
+            return Err(at(
+                start_line,
+                format!("{name}: the start position does not fit: {e}"),
+            ));
+        }
+        out.push(variant);
+    }
+    Ok(out)
+}
+
+/// Loads a file's variants and makes them known to [`Variant::by_name`]: all of them, or
+/// none if any has an error.
+pub fn load(path: &std::path::Path) -> Result<Vec<&'static Variant>, FileError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+        file: file.clone(),
+        line: 0,
+        fault: format!("cannot read it: {e}"),
+    })?;
+    let variants = parse(&file, &text)?;
+    if let Ok(mut l) = LOADED.write() {
+        l.extend(variants.iter().copied());
+    }
+    Ok(variants)
+}
