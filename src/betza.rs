@@ -775,7 +775,7 @@ mod tests {
     use crate::pattern::pattern;
     use crate::position::Position;
     use crate::rng::Rng;
-    use crate::role::{EMPTY, OFFBOARD, Piece as BoardPiece, Role};
+    use crate::role::{EMPTY, OFFBOARD, Piece as BoardPiece, ROLE_COUNT, Role};
     use crate::variant::Variant;
 
     /// An 8x8 board from a picture, rank 8 first: `.` empty, upper case own, lower case enemy.
@@ -979,8 +979,11 @@ mod tests {
             .collect();
         assert_eq!(pieces.len(), Role::ALL.len() - 2, "all but the two pawns");
         let mut rng = Rng::new(0xbe72a);
-        let mut checked = [0usize; 14];
-        for v in Variant::all() {
+        let mut checked = [0usize; ROLE_COUNT];
+        // The fairy variants bring the archbishop and the chancellor.
+        let fairy = crate::variant_file::parse("fairy.ini", include_str!("../variants/fairy.ini"))
+            .expect("variants/fairy.ini");
+        for v in Variant::all().into_iter().chain(fairy) {
             for _ in 0..40 {
                 let mut pos = Position::startpos(v);
                 for _ in 0..(10 + rng.below(90)) {

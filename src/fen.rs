@@ -184,7 +184,7 @@ impl Position {
                                 out.push_str(&empty.to_string());
                                 empty = 0;
                             }
-                            out.push(piece_char(p));
+                            out.push(piece_char(v, p));
                         }
                     },
                 }
@@ -200,7 +200,7 @@ impl Position {
             out.push('[');
             for c in Color::ALL {
                 for _ in 0..self.hand(c) {
-                    out.push(piece_char(Piece::new(c, hand.role)));
+                    out.push(piece_char(v, Piece::new(c, hand.role)));
                 }
             }
             out.push(']');
@@ -230,10 +230,10 @@ impl Position {
     }
 }
 
-fn piece_char(p: Piece) -> char {
+fn piece_char(v: &Variant, p: Piece) -> char {
     match p.color {
-        Color::White => p.role.letter(),
-        Color::Black => p.role.letter().to_ascii_lowercase(),
+        Color::White => v.letter(p.role),
+        Color::Black => v.letter(p.role).to_ascii_lowercase(),
     }
 }
 
@@ -353,11 +353,11 @@ fn read_holdings(pos: &mut Position, holdings: Option<&str>) -> Result<(), FenEr
         } else {
             Color::Black
         };
-        if c.to_ascii_uppercase() != h.role.letter() || !c.is_ascii_alphabetic() {
+        if c.to_ascii_uppercase() != pos.variant().letter(h.role) || !c.is_ascii_alphabetic() {
             return Err(FenError::BadHoldings(format!(
                 "only {} ({}) may be held, not '{c}'",
                 h.role.name(),
-                h.role.letter()
+                pos.variant().letter(h.role)
             )));
         }
         counts[color.index()] += 1;

@@ -169,7 +169,7 @@ fn run_variants(check: &[String], show: Option<&str>) -> Result<(), String> {
         return Ok(());
     }
     for v in sissa::Variant::known() {
-        let army: String = v.spec.army.iter().map(|r| r.letter()).collect();
+        let army: String = v.spec.army.iter().map(|&r| v.letter(r)).collect();
         println!(
             "{:<12} {:>2}x{:<2} {:>3} squares  pieces {army:<12} {}",
             v.id(),

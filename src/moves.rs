@@ -92,7 +92,7 @@ impl Position {
         match mv.kind {
             MoveKind::Null => "0000".to_string(),
             MoveKind::Drop => {
-                let role = mv.drop_role().map_or('?', |r| r.letter());
+                let role = mv.drop_role().map_or('?', |r| self.variant().letter(r));
                 format!("{role}@{}", name(mv.to))
             }
             MoveKind::Castle => {
@@ -107,7 +107,7 @@ impl Position {
             MoveKind::Normal | MoveKind::EnPassant => {
                 let mut s = format!("{}{}", name(mv.from), name(mv.to));
                 if let Some(role) = mv.promotion_role() {
-                    s.push(role.letter().to_ascii_lowercase());
+                    s.push(self.variant().letter(role).to_ascii_lowercase());
                 }
                 s
             }

@@ -85,6 +85,8 @@ pub fn pattern(role: Role) -> Pattern {
         Role::Amazon => (&[&KNIGHT], &KING_STEPS, Special::None, Some("QN")),
         Role::WazirKnight => (&[&KNIGHT, &ORTHOGONAL], &[], Special::None, Some("NW")),
         Role::FerzKnight => (&[&KNIGHT, &DIAGONAL], &[], Special::None, Some("NF")),
+        Role::Archbishop => (&[&KNIGHT], &DIAGONAL, Special::None, Some("BN")),
+        Role::Chancellor => (&[&KNIGHT], &ORTHOGONAL, Special::None, Some("RN")),
         // n orthogonal steps, then n diagonal ones at 45 or 135 degrees (or the reverse):
         // `i` on the second leg makes it as long as the first.
         Role::Sissa => (&[], &[], Special::Sissa, Some("maifsbsRmaifsbsB")),

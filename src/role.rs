@@ -81,14 +81,18 @@ pub enum Role {
     Snake,
     /// Venomous Ninja pawn: pawn steps, sideways steps, dropped from the hand.
     Ninja,
+    /// Bishop + knight (Capablanca's archbishop, also called cardinal or princess).
+    Archbishop,
+    /// Rook + knight (Capablanca's chancellor, also called marshal or empress).
+    Chancellor,
 }
 
 /// Number of role codes, counting the unused 0: sizes per-role tables.
-pub const ROLE_COUNT: usize = 14;
+pub const ROLE_COUNT: usize = 16;
 
 impl Role {
     /// Every role, in code order.
-    pub const ALL: [Role; 13] = [
+    pub const ALL: [Role; ROLE_COUNT - 1] = [
         Role::Pawn,
         Role::Knight,
         Role::Bishop,
@@ -102,6 +106,8 @@ impl Role {
         Role::Sissa,
         Role::Snake,
         Role::Ninja,
+        Role::Archbishop,
+        Role::Chancellor,
     ];
 
     /// The role with this code (the low bits of a [`Piece`]).
@@ -116,7 +122,8 @@ impl Role {
         self as usize
     }
 
-    /// The conventional upper-case letter of the role (see docs/protocol.md).
+    /// The role's own upper-case letter (see docs/protocol.md), unique among the roles; a
+    /// variant may write a role with another letter ([`crate::variant::Variant::letter`]).
     pub fn letter(self) -> char {
         match self {
             Role::Pawn => 'P',
@@ -132,6 +139,8 @@ impl Role {
             Role::Sissa => 'S',
             Role::Snake => 'X',
             Role::Ninja => 'J',
+            Role::Archbishop => 'H',
+            Role::Chancellor => 'M',
         }
     }
 
@@ -151,6 +160,8 @@ impl Role {
             Role::Sissa => "sissa",
             Role::Snake => "sorcerer snake",
             Role::Ninja => "ninja pawn",
+            Role::Archbishop => "archbishop",
+            Role::Chancellor => "chancellor",
         }
     }
 

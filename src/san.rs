@@ -102,7 +102,7 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
     match mv.kind {
         MoveKind::Null => "--".to_string(),
         MoveKind::Drop => {
-            let role = mv.drop_role().map_or('?', |r| r.letter());
+            let role = mv.drop_role().map_or('?', |r| pos.variant().letter(r));
             format!("{role}@{}", sq(mv.to))
         }
         MoveKind::Castle => castle_text(pos, mv),
@@ -111,7 +111,7 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
             let capture = is_capture(pos, mv);
             let mut s = String::new();
             if lettered(role) {
-                s.push(role.letter());
+                s.push(pos.variant().letter(role));
                 let rivals: Vec<Move> = pos
                     .legal_moves()
                     .into_iter()
@@ -146,7 +146,7 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
             s.push_str(&sq(mv.to));
             if let Some(p) = mv.promotion_role() {
                 s.push('=');
-                s.push(p.letter());
+                s.push(pos.variant().letter(p));
             }
             s
         }

@@ -108,6 +108,10 @@ pub struct VariantSpec {
     pub castling: &'static [CastlingRule],
     pub hand: Option<HandRule>,
     pub insufficient: InsufficientMaterial,
+    /// Roles this variant writes with another letter than [`Role::letter`] (upper case), so
+    /// that its FEN is another program's (Capablanca's archbishop is `A`, as the Amazon is in
+    /// Gustav III's Chess).
+    pub letters: &'static [(Role, char)],
 }
 
 /// A castling rule resolved to squares for one colour.
@@ -362,10 +366,23 @@ impl Variant {
         self.in_army & role.mask() != 0
     }
 
+    /// The upper-case letter this variant writes `role` with.
+    pub fn letter(&self, role: Role) -> char {
+        self.spec
+            .letters
+            .iter()
+            .find(|(r, _)| *r == role)
+            .map_or(role.letter(), |&(_, c)| c)
+    }
+
     /// The role written with `letter` (either case) in this variant.
     pub fn role_of_letter(&self, letter: char) -> Option<Role> {
         let up = letter.to_ascii_uppercase();
-        self.spec.army.iter().copied().find(|r| r.letter() == up)
+        self.spec
+            .army
+            .iter()
+            .copied()
+            .find(|&r| self.letter(r) == up)
     }
 
     /// Every variant the engine knows.

@@ -167,7 +167,23 @@ fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
     let s = &v.spec;
     let g = &v.geometry;
     let square = |file: u8, rank: u8| format!("{}{}", (b'a' + file) as char, rank + 1);
-    let letters = |roles: &[Role]| roles.iter().map(|r| r.letter()).collect::<String>();
+    let letters = |roles: &[Role]| roles.iter().map(|&r| v.letter(r)).collect::<String>();
+    let army: Vec<String> = s
+        .army
+        .iter()
+        .map(|&r| {
+            if v.letter(r) == r.letter() {
+                r.letter().to_string()
+            } else {
+                format!(" {}:{} ", file_name(r), v.letter(r))
+            }
+        })
+        .collect();
+    let army = army
+        .concat()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let or_dash = |words: Vec<String>| {
         if words.is_empty() {
             "-".to_string()
@@ -187,7 +203,7 @@ fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
         })
         .collect();
     let hand = s.hand.map_or("-".to_string(), |h| {
-        let (role, count) = (h.role.letter(), h.count);
+        let (role, count) = (v.letter(h.role), h.count);
         format!("{role} {count} {} {}", h.drop_rank + 1, h.push_to_rank + 1)
     });
     let insufficient = match s.insufficient {
@@ -197,7 +213,7 @@ fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
     vec![
         ("board", format!("{}x{}", g.files(), g.ranks())),
         ("holes", or_dash(holes)),
-        ("pieces", letters(s.army)),
+        ("pieces", army),
         ("start", s.start_fen.to_string()),
         ("promotion", letters(s.promotions)),
         ("pawn-reach", reach.join(" ")),
@@ -326,31 +342,17 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
     }
 
     let (pieces, line) = get("pieces")?;
-    let mut army = Vec::new();
-    for c in pieces.chars().filter(|c| !c.is_whitespace()) {
-        let role = Role::ALL
+    let (army, letters) = army(pieces).map_err(|fault| at(line, fault))?;
+    let letter_of = |r: Role| {
+        letters
             .iter()
-            .copied()
-            .find(|r| r.letter() == c.to_ascii_uppercase())
-            .ok_or_else(|| {
-                let known: String = Role::ALL.iter().map(|r| r.letter()).collect();
-                at(
-                    line,
-                    format!("unknown piece letter '{c}' (built-in pieces: {known})"),
-                )
-            })?;
-        if army.contains(&role) {
-            return Err(at(line, format!("piece '{c}' is listed twice")));
-        }
-        army.push(role);
-    }
-    if !army.contains(&Role::King) {
-        return Err(at(line, "the pieces must include the king (K)".to_string()));
-    }
+            .find(|(o, _)| *o == r)
+            .map_or(r.letter(), |&(_, c)| c)
+    };
     let role_in_army = |c: char, line: usize, what: &str| -> Result<Role, FileError> {
         army.iter()
             .copied()
-            .find(|r| r.letter() == c.to_ascii_uppercase())
+            .find(|&r| letter_of(r) == c.to_ascii_uppercase())
             .ok_or_else(|| {
                 at(
                     line,
@@ -518,8 +520,89 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         castling: leak(castling),
         hand,
         insufficient,
+        letters: leak(letters),
     };
     Ok((spec, start_line))
+}
+
+/// The name a file gives a role by: its English name with hyphens (`archbishop`,
+/// `sorcerer-snake`, `wazir-knight`).
+fn file_name(role: Role) -> String {
+    role.name().replace(' ', "-")
+}
+
+/// Roles written with another letter than their own.
+type Letters = Vec<(Role, char)>;
+
+/// The `pieces` key: letters of the built-in pieces (`PNBRQK`), and `NAME:L` for a piece
+/// written with another letter (`archbishop:A`). The army and its other letters.
+fn army(text: &str) -> Result<(Vec<Role>, Letters), String> {
+    let mut army = Vec::new();
+    let mut letters = Vec::new();
+    let mut add = |role: Role, letter: Option<char>| -> Result<(), String> {
+        if army.contains(&role) {
+            return Err(format!("the {} is listed twice", role.name()));
+        }
+        army.push(role);
+        if let Some(c) = letter {
+            letters.push((role, c));
+        }
+        Ok(())
+    };
+    for word in text.split_whitespace() {
+        if let Some((name, letter)) = word.split_once(':') {
+            let role = Role::ALL
+                .iter()
+                .copied()
+                .find(|&r| {
+                    file_name(r) == name.to_ascii_lowercase() || r.letter().to_string() == name
+                })
+                .ok_or_else(|| {
+                    let names: Vec<String> = Role::ALL.iter().map(|&r| file_name(r)).collect();
+                    format!("unknown piece '{name}' (pieces: {})", names.join(", "))
+                })?;
+            let mut chars = letter.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return Err(format!("'{word}': NAME:LETTER, one letter"));
+            };
+            if !c.is_ascii_alphabetic() {
+                return Err(format!("'{word}': the letter must be A-Z"));
+            }
+            add(role, Some(c.to_ascii_uppercase()))?;
+            continue;
+        }
+        for c in word.chars() {
+            let role = Role::ALL
+                .iter()
+                .copied()
+                .find(|r| r.letter() == c.to_ascii_uppercase())
+                .ok_or_else(|| {
+                    let known: String = Role::ALL.iter().map(|r| r.letter()).collect();
+                    format!("unknown piece letter '{c}' (built-in pieces: {known}, or NAME:LETTER)")
+                })?;
+            add(role, None)?;
+        }
+    }
+    if !army.contains(&Role::King) {
+        return Err("the pieces must include the king (K)".to_string());
+    }
+    let letter_of = |r: Role| {
+        letters
+            .iter()
+            .find(|(o, _)| *o == r)
+            .map_or(r.letter(), |&(_, c)| c)
+    };
+    for (i, &a) in army.iter().enumerate() {
+        if let Some(&b) = army[..i].iter().find(|&&b| letter_of(b) == letter_of(a)) {
+            return Err(format!(
+                "the {} and the {} would both be written {}",
+                b.name(),
+                a.name(),
+                letter_of(a)
+            ));
+        }
+    }
+    Ok((army, letters))
 }
 
 /// Variants loaded from files, in load order.

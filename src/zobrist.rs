@@ -40,14 +40,24 @@ impl Keys {
     }
 }
 
+/// Seeds the piece keys.
+const PIECE_SEED: u64 = 0x0d1c_e5ca_11ed_5155;
+
 /// The process-wide key table.
 pub fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let mut rng = Rng::new(0x5155_A5A5_2009_2006);
+        // Each piece key depends on its (colour, role, square) alone, so a role added later
+        // leaves every other key, and so every hash, as it was.
         let piece = (0..2 * ROLE_COUNT * CELLS)
-            .map(|_| rng.next_u64())
+            .map(|i| {
+                let (color, rest) = (i / (ROLE_COUNT * CELLS), i % (ROLE_COUNT * CELLS));
+                let (role, sq) = (rest / CELLS, rest % CELLS);
+                let id = ((color as u64) << 32) | ((role as u64) << 16) | sq as u64;
+                Rng::new(PIECE_SEED ^ id.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64()
+            })
             .collect();
+        let mut rng = Rng::new(0x5155_A5A5_2009_2006);
         let side = rng.next_u64();
         let mut castling = [0u64; 16];
         for c in castling.iter_mut().skip(1) {

@@ -907,6 +907,9 @@ fn slot(variant: &Variant, role: Role) -> usize {
         (_, Role::WazirKnight) => 9,
         // A queen with a knight's head.
         (_, Role::Amazon) => 15,
+        // XBoard's Angel and Marshall slots: its own archbishop and chancellor.
+        (_, Role::Archbishop) => 7,
+        (_, Role::Chancellor) => 8,
         // A snake's head (Cobra).
         (_, Role::Snake) => 19,
         // A unicorn: distinct from every orthodox piece.
@@ -936,7 +939,7 @@ fn setup_line(v: &Variant, fen: &str) -> Option<String> {
     for &role in v.spec.army {
         let s = slot(v, role);
         let at = if s == usize::MAX { slots } else { s };
-        white[at] = role.letter();
+        white[at] = v.letter(role);
     }
     let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
     let white: String = white.into_iter().collect();
@@ -960,7 +963,7 @@ fn piece_lines(v: &Variant) -> Vec<String> {
         .filter(|role| !role.is_orthodox())
         .filter_map(|&role| {
             let betza = crate::pattern::pattern(role).xbetza?;
-            Some(format!("piece {}& {betza}", role.letter()))
+            Some(format!("piece {}& {betza}", v.letter(role)))
         })
         .collect()
 }
@@ -999,7 +1002,7 @@ mod tests {
                 let table = &line[7..line.find(')').unwrap()];
                 assert_eq!(table.len() % 2, 0);
                 for &role in v.spec.army {
-                    assert!(table.contains(role.letter()), "{line}");
+                    assert!(table.contains(v.letter(role)), "{line}");
                 }
             }
         }

@@ -20,8 +20,8 @@ pub fn board_text(pos: &Position) -> String {
                 None => '*',
                 Some(sq) => match pos.piece_at(sq) {
                     None => '.',
-                    Some(p) if p.color == Color::White => p.role.letter(),
-                    Some(p) => p.role.letter().to_ascii_lowercase(),
+                    Some(p) if p.color == Color::White => pos.variant().letter(p.role),
+                    Some(p) => pos.variant().letter(p.role).to_ascii_lowercase(),
                 },
             };
             out.push(' ');

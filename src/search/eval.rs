@@ -114,8 +114,10 @@ fn build_tables(v: &'static Variant) -> Tables {
         .army
         .iter()
         .filter(|r| {
-            matches!(r, Role::Rook | Role::Queen | Role::Amazon | Role::Sissa)
-                || v.special[r.index()] == Special::Venator
+            matches!(
+                r,
+                Role::Rook | Role::Queen | Role::Amazon | Role::Sissa | Role::Chancellor
+            ) || v.special[r.index()] == Special::Venator
         })
         .fold(0, |m, r| m | r.mask());
     Tables {

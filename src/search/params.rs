@@ -37,6 +37,10 @@ pub fn material(role: Role) -> i32 {
         Role::FerzKnight => 380,
         Role::Sissa => 1000,
         Role::Snake => 480,
+        // Capablanca's pieces, by the usual estimates (not tuned): a little under and
+        // about a queen.
+        Role::Archbishop => 875,
+        Role::Chancellor => 925,
     }
 }
 
@@ -50,7 +54,7 @@ pub fn phase_weight(role: Role) -> i32 {
         Role::Knight | Role::Bishop | Role::Venator => 1,
         Role::WazirKnight | Role::FerzKnight | Role::Snake => 1,
         Role::Rook | Role::Sissa => 2,
-        Role::Queen => 4,
+        Role::Queen | Role::Archbishop | Role::Chancellor => 4,
         Role::Amazon => 5,
     }
 }

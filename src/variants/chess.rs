@@ -32,5 +32,6 @@ pub fn spec() -> VariantSpec {
         ],
         hand: None,
         insufficient: InsufficientMaterial::Fide,
+        letters: &[],
     }
 }

@@ -35,5 +35,6 @@ pub fn spec() -> VariantSpec {
         castling: &GUSTAVIAN_CASTLING,
         hand: None,
         insufficient: InsufficientMaterial::KingsOnly,
+        letters: &[],
     }
 }

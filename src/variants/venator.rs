@@ -17,5 +17,6 @@ pub fn spec() -> VariantSpec {
         castling: &super::gustav3::GUSTAVIAN_CASTLING,
         hand: None,
         insufficient: InsufficientMaterial::KingsOnly,
+        letters: &[],
     }
 }

@@ -62,5 +62,6 @@ pub fn spec() -> VariantSpec {
             push_to_rank: 4,
         }),
         insufficient: InsufficientMaterial::KingsOnly,
+        letters: &[],
     }
 }

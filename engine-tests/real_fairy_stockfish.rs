@@ -1,0 +1,124 @@
+//! The variants of variants/fairy.ini against Fairy-Stockfish (the Debian package
+//! `fairy-stockfish`, which knows them by the same names): perft of the start position and of
+//! positions from seeded random playouts, every FEN passed between the programs unchanged.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use sissa::perft::perft;
+use sissa::rng::Rng;
+use sissa::variant_file::load;
+use sissa::{Position, Variant};
+
+fn fairy_stockfish() -> Option<PathBuf> {
+    if support::on_path("fairy-stockfish") {
+        return Some(PathBuf::from("fairy-stockfish"));
+    }
+    let games = Path::new("/usr/games/fairy-stockfish");
+    games.is_file().then(|| games.to_path_buf())
+}
+
+struct Fsf {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Fsf {
+    fn start(program: &Path) -> Fsf {
+        let mut child = Command::new(program)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("fairy-stockfish starts");
+        let input = child.stdin.take().expect("stdin");
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut f = Fsf {
+            child,
+            input,
+            output,
+        };
+        f.send("uci");
+        f.until("uciok");
+        f
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("write to fairy-stockfish");
+    }
+
+    fn until(&mut self, prefix: &str) -> String {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self.output.read_line(&mut line).expect("read");
+            assert!(n > 0, "fairy-stockfish ended before '{prefix}'");
+            if line.starts_with(prefix) {
+                return line.trim().to_string();
+            }
+        }
+    }
+
+    fn perft(&mut self, variant: &str, fen: &str, depth: u32) -> u64 {
+        self.send(&format!("setoption name UCI_Variant value {variant}"));
+        self.send(&format!("position fen {fen}"));
+        self.send(&format!("go perft {depth}"));
+        let line = self.until("Nodes searched:");
+        line["Nodes searched:".len()..]
+            .trim()
+            .parse()
+            .expect("a count")
+    }
+}
+
+impl Drop for Fsf {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn fairy_variants_have_fairy_stockfish_perft() {
+    let Some(program) = fairy_stockfish() else {
+        assert!(
+            !support::clients_required(),
+            "fairy-stockfish missing and SISSA_REQUIRE_CLIENTS is set"
+        );
+        eprintln!("SKIP fairy_variants_have_fairy_stockfish_perft: fairy-stockfish not installed");
+        return;
+    };
+    let file = format!("{}/variants/fairy.ini", env!("CARGO_MANIFEST_DIR"));
+    let variants: Vec<&'static Variant> = load(Path::new(&file)).expect("variants/fairy.ini");
+    assert_eq!(variants.len(), 5);
+    let mut fsf = Fsf::start(&program);
+    let mut rng = Rng::new(0xfa1e);
+    for v in variants {
+        let mut positions = vec![(Position::startpos(v), 4)];
+        for _ in 0..16 {
+            let mut pos = Position::startpos(v);
+            for _ in 0..(6 + rng.below(50)) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(*rng.choose(&moves));
+            }
+            positions.push((pos, 3));
+        }
+        for (mut pos, depth) in positions {
+            let fen = pos.fen();
+            let ours = perft(&mut pos, depth);
+            assert_eq!(
+                ours,
+                fsf.perft(v.id(), &fen, depth),
+                "{} {fen} depth {depth}",
+                v.id()
+            );
+        }
+    }
+}
