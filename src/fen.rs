@@ -6,6 +6,7 @@ use std::fmt;
 use crate::geometry::Square;
 use crate::position::Position;
 use crate::role::{Color, EMPTY, Piece, Role};
+use crate::variant::CastlingRights;
 use crate::variant::Variant;
 use crate::zobrist::MAX_HAND;
 
@@ -208,11 +209,11 @@ impl Position {
         out.push(' ');
         out.push(self.side.char());
         out.push(' ');
-        if self.castling == 0 {
+        if self.castling.is_empty() {
             out.push('-');
         }
-        for (bit, ch) in [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')] {
-            if self.castling & bit != 0 {
+        for (color, side, ch) in CastlingRights::FEN {
+            if self.castling.contains(CastlingRights::one(color, side)) {
                 out.push(ch);
             }
         }
@@ -380,24 +381,16 @@ fn read_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
     }
     let v = pos.variant;
     for ch in field.chars() {
-        let (color, side_bit) = match ch {
-            'K' => (Color::White, 0),
-            'Q' => (Color::White, 1),
-            'k' => (Color::Black, 0),
-            'q' => (Color::Black, 1),
-            _ => {
-                return Err(FenError::BadCastling(format!(
-                    "'{ch}' is not one of K, Q, k, q"
-                )));
-            }
+        let Some(&(color, side, _)) = CastlingRights::FEN.iter().find(|f| f.2 == ch) else {
+            return Err(FenError::BadCastling(format!(
+                "'{ch}' is not one of K, Q, k, q"
+            )));
         };
-        let bit = 1u8 << (2 * color.index() + side_bit);
-        if pos.castling & bit != 0 {
+        let right = CastlingRights::one(color, side);
+        if pos.castling.contains(right) {
             return Err(FenError::BadCastling(format!("'{ch}' is given twice")));
         }
-        let rule = v.castlings[color.index()]
-            .iter()
-            .find(|c| c.side as usize == side_bit);
+        let rule = v.castlings[color.index()].iter().find(|c| c.side == side);
         let Some(rule) = rule else {
             return Err(FenError::BadCastling(format!(
                 "{} has no castling '{ch}'",
@@ -414,7 +407,7 @@ fn read_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
                 g.name(rule.rook_from, 1)
             )));
         }
-        pos.castling |= bit;
+        pos.castling = pos.castling.with(right);
     }
     Ok(())
 }

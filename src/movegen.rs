@@ -7,6 +7,7 @@ use crate::moves::{Move, MoveKind};
 use crate::pattern::Special;
 use crate::position::Position;
 use crate::role::{Color, EMPTY, Piece, Role, code_role};
+use crate::variant::CastlingRights;
 
 /// Room for every move of any position of the built-in variants.
 pub const MAX_MOVES: usize = 512;
@@ -135,7 +136,7 @@ impl Position {
                 _ => self.piece_targets(from, role, us, |to| list.push(Move::normal(from, to))),
             }
         }
-        if !in_check && self.castling & (0b11 << (2 * us.index())) != 0 {
+        if !in_check && self.castling.intersects(CastlingRights::both(us)) {
             self.gen_castling(list);
         }
         if self.hands[us.index()] > 0 {
@@ -315,8 +316,7 @@ impl Position {
         let rook = Piece::new(us, Role::Rook).code();
         let king = Piece::new(us, Role::King).code();
         for (i, c) in self.variant.castlings[us.index()].iter().enumerate() {
-            let right = 1u8 << (2 * us.index() + c.side as usize);
-            if self.castling & right == 0
+            if !self.castling.contains(CastlingRights::one(us, c.side))
                 || self.board[c.king_from.index()] != king
                 || self.board[c.rook_from.index()] != rook
                 || c.between.iter().any(|s| self.board[s.index()] != EMPTY)

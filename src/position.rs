@@ -7,6 +7,7 @@ use arrayvec::ArrayVec;
 use crate::geometry::{CELLS, Square};
 use crate::moves::{Move, MoveKind};
 use crate::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Piece, ROLE_COUNT, Role, code_role};
+use crate::variant::CastlingRights;
 use crate::variant::Variant;
 use crate::zobrist::keys;
 
@@ -45,7 +46,7 @@ pub(crate) struct Undo {
     pub moved: u8,
     pub captured: u8,
     pub captured_slot: u8,
-    pub castling: u8,
+    pub castling: CastlingRights,
     pub ep: EnPassant,
     pub halfmove: u32,
     pub fullmove: u32,
@@ -60,7 +61,7 @@ pub struct Position {
     pub(crate) board: [u8; CELLS],
     pub(crate) side: Color,
     /// Bits: White K, White Q, Black K, Black Q.
-    pub(crate) castling: u8,
+    pub(crate) castling: CastlingRights,
     pub(crate) ep: EnPassant,
     pub(crate) halfmove: u32,
     /// Plies since the last move that can never be undone by later moves (capture, pawn
@@ -90,7 +91,7 @@ impl Position {
             variant,
             board,
             side: Color::White,
-            castling: 0,
+            castling: CastlingRights::NONE,
             ep: EnPassant::default(),
             halfmove: 0,
             reversible: 0,
@@ -144,8 +145,8 @@ impl Position {
         &self.pieces[color.index()]
     }
 
-    /// Castling rights as bits: White K = 1, White Q = 2, Black K = 4, Black Q = 8.
-    pub fn castling_rights(&self) -> u8 {
+    /// Both sides' castling rights.
+    pub fn castling_rights(&self) -> CastlingRights {
         self.castling
     }
 
@@ -322,8 +323,8 @@ impl Position {
                     }
                 }
                 let clear = self.variant.castle_clear[mv.from.index()]
-                    | self.variant.castle_clear[mv.to.index()];
-                self.set_castling(self.castling & !clear);
+                    .with(self.variant.castle_clear[mv.to.index()]);
+                self.set_castling(self.castling.without(clear));
             }
             MoveKind::EnPassant => {
                 let victim = undo.ep.victim;
@@ -335,8 +336,7 @@ impl Position {
             MoveKind::Castle => {
                 let c = &self.variant.castlings[us.index()][mv.extra as usize];
                 self.castle_pieces(c.king_from, c.rook_from, c.king_to, c.rook_to);
-                let clear = 0b11 << (2 * us.index());
-                self.set_castling(self.castling & !clear);
+                self.set_castling(self.castling.without(CastlingRights::both(us)));
             }
             MoveKind::Drop => {
                 let role = mv.drop_role().expect("drop role");
@@ -441,7 +441,7 @@ impl Position {
             ^ k.piece(us, rook_role, rook_to);
     }
 
-    fn set_castling(&mut self, rights: u8) {
+    fn set_castling(&mut self, rights: CastlingRights) {
         let k = keys();
         self.hash ^= k.castling(self.castling) ^ k.castling(rights);
         self.castling = rights;

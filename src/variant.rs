@@ -56,6 +56,62 @@ pub enum CastleSide {
     Queen = 1,
 }
 
+/// The castling rights of both sides: for each colour, king side and queen side.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CastlingRights(u8);
+
+impl CastlingRights {
+    /// No right at all.
+    pub const NONE: CastlingRights = CastlingRights(0);
+
+    /// The one right of `color` on `side`.
+    pub fn one(color: Color, side: CastleSide) -> CastlingRights {
+        CastlingRights(1 << (2 * color.index() + side as usize))
+    }
+
+    /// Both rights of `color`.
+    pub fn both(color: Color) -> CastlingRights {
+        CastlingRights(0b11 << (2 * color.index()))
+    }
+
+    /// Whether every right of `other` is held.
+    pub fn contains(self, other: CastlingRights) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether any right of `other` is held.
+    pub fn intersects(self, other: CastlingRights) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// These rights and `other`'s.
+    pub fn with(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 | other.0)
+    }
+
+    /// These rights without `other`'s.
+    pub fn without(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & !other.0)
+    }
+
+    /// A number in 0..16, one for each set of rights (for hash keys).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The rights in FEN order with their letters: `K`, `Q`, `k`, `q`.
+    pub const FEN: [(Color, CastleSide, char); 4] = [
+        (Color::White, CastleSide::King, 'K'),
+        (Color::White, CastleSide::Queen, 'Q'),
+        (Color::Black, CastleSide::King, 'k'),
+        (Color::Black, CastleSide::Queen, 'q'),
+    ];
+}
+
 /// One castling, as files on White's back rank; Black mirrors it on the last rank.
 #[derive(Copy, Clone, Debug)]
 pub struct CastlingRule {
@@ -161,8 +217,8 @@ pub struct Variant {
     pub venator_diagonals: [[i16; 2]; 4],
     /// Castlings per colour.
     pub castlings: [Vec<Castling>; 2],
-    /// Castling-right bits cleared when a piece leaves or lands on a square.
-    pub castle_clear: Vec<u8>,
+    /// Castling rights lost when a piece leaves or lands on a square.
+    pub castle_clear: Vec<CastlingRights>,
     /// Pawn reach per colour and square: the farthest square a forward move may reach (as a
     /// number of steps).
     pub pawn_steps: [Vec<u8>; 2],
@@ -283,7 +339,7 @@ impl Variant {
             pattern::ORTHOGONAL.map(|d| pattern::venator_diagonals(d).map(|f| offset_of(&g, f)));
 
         let last = spec.ranks - 1;
-        let mut castle_clear = vec![0u8; CELLS];
+        let mut castle_clear = vec![CastlingRights::NONE; CELLS];
         let castlings = Color::ALL.map(|c| {
             let rank = if c == Color::White { 0 } else { last as i32 };
             let sq = |file: u8| {
@@ -293,9 +349,10 @@ impl Variant {
             spec.castling
                 .iter()
                 .map(|r| {
-                    let bit = 1u8 << (2 * c.index() + r.side as usize);
-                    castle_clear[sq(r.king_from).index()] |= 0b11 << (2 * c.index());
-                    castle_clear[sq(r.rook_from).index()] |= bit;
+                    let king = &mut castle_clear[sq(r.king_from).index()];
+                    *king = king.with(CastlingRights::both(c));
+                    let rook = &mut castle_clear[sq(r.rook_from).index()];
+                    *rook = rook.with(CastlingRights::one(c, r.side));
                     let span = |a: u8, b: u8| -> Vec<u8> {
                         if a < b {
                             (a + 1..b).collect()

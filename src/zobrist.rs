@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use crate::geometry::{CELLS, Square};
 use crate::rng::Rng;
 use crate::role::{Color, ROLE_COUNT, Role};
+use crate::variant::CastlingRights;
 
 /// Most pieces of one kind a hand may hold.
 pub const MAX_HAND: usize = 32;
@@ -25,8 +26,8 @@ impl Keys {
     }
 
     #[inline]
-    pub fn castling(&self, rights: u8) -> u64 {
-        self.castling[(rights & 15) as usize]
+    pub fn castling(&self, rights: CastlingRights) -> u64 {
+        self.castling[rights.index()]
     }
 
     #[inline]
