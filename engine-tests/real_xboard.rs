@@ -63,6 +63,11 @@ fn have_clients(test: &str) -> Option<PathBuf> {
 /// Plays one game; retries when XBoard itself crashes before saving the game (XBoard 4.9.1
 /// under Xvfb occasionally dies at start-up).
 fn play(xboard: &Path, cecp_variant: &str, setup_fen: Option<&str>) -> Game {
+    play_with(xboard, cecp_variant, setup_fen, support::engine_path())
+}
+
+/// [`play`] with another engine command for both sides (`sissa --variants FILE`).
+fn play_with(xboard: &Path, cecp_variant: &str, setup_fen: Option<&str>, engine: &str) -> Game {
     let _one = XBOARD.lock().unwrap_or_else(|e| e.into_inner());
     let dir = std::env::temp_dir().join(format!(
         "sissa-xboard-{}-{cecp_variant}",
@@ -75,7 +80,6 @@ fn play(xboard: &Path, cecp_variant: &str, setup_fen: Option<&str>) -> Game {
         let pgn = dir.join("game.pgn");
         let fen = dir.join("final.fen");
         let debug = dir.join("debug.txt");
-        let engine = support::engine_path();
         let mut init = String::from("new\\nrandom\\n");
         if let Some(f) = setup_fen {
             init += &format!("option SetupFEN={f}\\n");
@@ -302,4 +306,21 @@ fn xboard_match_venomous_with_drop_and_capture() {
     let (drops, captures) = check_game("venomous", Some(VENOMOUS_START), &game);
     assert!(drops >= 1, "no drop in the Venomous game");
     assert!(captures >= 1, "no capture in the Venomous game");
+}
+
+#[test]
+fn xboard_match_file_variant() {
+    let Some(xboard) = have_clients("xboard_match_file_variant") else {
+        return;
+    };
+    let file = format!("{}/variants/sissa.ini", env!("CARGO_MANIFEST_DIR"));
+    sissa::variant_file::load(Path::new(&file)).expect("variants/sissa.ini");
+    let engine = format!("{} --variants {file}", support::engine_path());
+    let game = play_with(&xboard, "sissa-chess", None, &engine);
+    assert!(game.debug.contains("setup ("), "no setup line");
+    assert!(
+        game.debug.contains("piece S& maifsbsRmaifsbsB"),
+        "no piece line for the Sissa"
+    );
+    check_game("sissa-chess", None, &game);
 }

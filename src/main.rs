@@ -28,7 +28,7 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (move generator validation).
     Perft {
-        /// Variant: chess, gustav3, venator or venomous.
+        /// Variant: chess, gustav3, venator, venomous, or one loaded with --variants.
         #[arg(long, default_value = "chess")]
         variant: String,
         /// Start from this X-FEN instead of the variant's start position.

@@ -31,7 +31,7 @@ use super::data::{DataSet, DataWriter, GameResult, Sample};
 /// `sissa datagen`: make, merge or inspect training data.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// Variant: chess, gustav3, venator or venomous.
+    /// Variant: chess, gustav3, venator, venomous, or one loaded with --variants.
     #[arg(long, required_unless_present_any = ["inspect", "merge"])]
     pub variant: Option<String>,
     /// Games in the whole run (all shards together).

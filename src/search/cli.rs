@@ -12,7 +12,7 @@ use super::{Control, Info, Limits, Score, Searcher};
 /// `sissa search`: search one position and print UCI-style `info` lines and `bestmove`.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
-    /// Variant: chess, gustav3, venator or venomous.
+    /// Variant: chess, gustav3, venator, venomous, or one loaded with --variants.
     #[arg(long, default_value = "chess")]
     pub variant: String,
     /// Start from this X-FEN instead of the variant's start position.

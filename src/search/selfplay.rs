@@ -20,7 +20,7 @@ use super::{Control, Limits, Score, SearchOptions, Searcher};
 /// `sissa selfplay`: engine configuration A against configuration B.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Variant: chess, gustav3, venator or venomous.
+    /// Variant: chess, gustav3, venator, venomous, or one loaded with --variants.
     #[arg(long, default_value = "venator")]
     pub variant: String,
     /// Number of games (rounded up to an even number: each opening is played twice).

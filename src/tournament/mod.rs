@@ -78,7 +78,7 @@ pub struct MatchArgs {
 /// adjudication.
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// Variant: chess, gustav3, venator or venomous.
+    /// Variant: chess, gustav3, venator, venomous, or one loaded with --variants.
     #[arg(long, default_value = "chess")]
     pub variant: String,
     /// Time control in seconds, cutechess style: `10+0.1`, `40/60+0.5`.
