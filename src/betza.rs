@@ -431,10 +431,14 @@ fn directions(
         Symmetry::Diagonal => vec![1, 3, 5, 7],
         Symmetry::Oblique | Symmetry::King => (0..8).collect(),
     };
-    let vector = |dir: usize| match system {
-        Symmetry::King => king_step(1, dir),
-        Symmetry::Oblique => image((1, 2), dir),
-        _ => king_step(1, dir),
+    // The letters' tests depend only on signs and on which component is larger, so one
+    // step of each kind stands for every atom of it.
+    let vector = |dir: usize| {
+        if system == Symmetry::Oblique {
+            image((1, 2), dir)
+        } else {
+            king_step(1, dir)
+        }
     };
     if letters.is_empty() {
         let eight = matches!(symmetry, Symmetry::Oblique | Symmetry::King);

@@ -49,6 +49,15 @@ impl<T: 'static> PerVariant<T> {
     }
 }
 
+/// The letter `role` is written with under `letters` (a variant's other letters): its own
+/// unless the list names another.
+pub fn letter_in(letters: &[(Role, char)], role: Role) -> char {
+    letters
+        .iter()
+        .find(|(r, _)| *r == role)
+        .map_or(role.letter(), |&(_, c)| c)
+}
+
 /// Which castling right a castling uses: `K` (king side, the rook on the higher file) or `Q`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CastleSide {
@@ -425,11 +434,7 @@ impl Variant {
 
     /// The upper-case letter this variant writes `role` with.
     pub fn letter(&self, role: Role) -> char {
-        self.spec
-            .letters
-            .iter()
-            .find(|(r, _)| *r == role)
-            .map_or(role.letter(), |&(_, c)| c)
+        letter_in(self.spec.letters, role)
     }
 
     /// The role written with `letter` (either case) in this variant.

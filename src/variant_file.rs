@@ -28,7 +28,7 @@ use crate::geometry::{Geometry, MAX_SIDE};
 use crate::position::Position;
 use crate::role::Role;
 use crate::variant::{
-    CastleSide, CastlingRule, HandRule, InsufficientMaterial, Variant, VariantSpec,
+    CastleSide, CastlingRule, HandRule, InsufficientMaterial, Variant, VariantSpec, letter_in,
 };
 use crate::zobrist::MAX_HAND;
 
@@ -299,6 +299,11 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
                 fault: format!("variant '{}' needs '{key}'", section.name),
             })
     };
+    // An optional key: its value and line, or the default at the section's line.
+    let get_or = |key: &str, default: &'static str| -> (&str, usize) {
+        keys.get(key)
+            .map_or((default, section.line), |(v, l)| (v.as_str(), *l))
+    };
     let at = |line: usize, fault: String| FileError {
         file: file.to_string(),
         line,
@@ -330,10 +335,7 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
             })
     };
 
-    let (holes_text, line) = keys
-        .get("holes")
-        .map(|(v, l)| (v.as_str(), *l))
-        .unwrap_or(("-", section.line));
+    let (holes_text, line) = get_or("holes", "-");
     let mut holes = Vec::new();
     if holes_text != "-" {
         for w in holes_text.split_whitespace() {
@@ -343,12 +345,7 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
 
     let (pieces, line) = get("pieces")?;
     let (army, letters) = army(pieces).map_err(|fault| at(line, fault))?;
-    let letter_of = |r: Role| {
-        letters
-            .iter()
-            .find(|(o, _)| *o == r)
-            .map_or(r.letter(), |&(_, c)| c)
-    };
+    let letter_of = |r: Role| letter_in(&letters, r);
     let role_in_army = |c: char, line: usize, what: &str| -> Result<Role, FileError> {
         army.iter()
             .copied()
@@ -361,10 +358,7 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
             })
     };
 
-    let (promo_text, line) = keys
-        .get("promotion")
-        .map(|(v, l)| (v.as_str(), *l))
-        .unwrap_or(("", section.line));
+    let (promo_text, line) = get_or("promotion", "");
     let mut promotions = Vec::new();
     for c in promo_text
         .chars()
@@ -586,12 +580,7 @@ fn army(text: &str) -> Result<(Vec<Role>, Letters), String> {
     if !army.contains(&Role::King) {
         return Err("the pieces must include the king (K)".to_string());
     }
-    let letter_of = |r: Role| {
-        letters
-            .iter()
-            .find(|(o, _)| *o == r)
-            .map_or(r.letter(), |&(_, c)| c)
-    };
+    let letter_of = |r: Role| letter_in(&letters, r);
     for (i, &a) in army.iter().enumerate() {
         if let Some(&b) = army[..i].iter().find(|&&b| letter_of(b) == letter_of(a)) {
             return Err(format!(

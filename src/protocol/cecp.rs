@@ -286,7 +286,7 @@ impl Cecp {
 
     fn features(&self) {
         send("feature done=0");
-        let variants: Vec<&str> = Variant::known().iter().map(|v| v.spec.cecp_name).collect();
+        let variants = cecp_names();
         send(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=1 reuse=1 analyze=1 sigint=0 \
              sigterm=0 san=0 colors=0 name=0 ics=0 pause=0 memory=1 smp=1 debug=1 highlight=1 \
@@ -473,9 +473,7 @@ impl Cecp {
             "variantpath" => match load_variants(value) {
                 Ok(text) => {
                     send(&format!("telluser {text}"));
-                    let names: Vec<&str> =
-                        Variant::known().iter().map(|v| v.spec.cecp_name).collect();
-                    send(&format!("feature variants=\"{}\"", names.join(",")));
+                    send(&format!("feature variants=\"{}\"", cecp_names().join(",")));
                 }
                 Err(e) => error(&format!("VariantPath: {e}"), line),
             },
@@ -855,12 +853,13 @@ fn error(reason: &str, command: &str) {
     send(&format!("Error ({reason}): {command}"));
 }
 
+/// The names of every known variant in XBoard's `variant` command.
+fn cecp_names() -> Vec<&'static str> {
+    Variant::known().iter().map(|v| v.spec.cecp_name).collect()
+}
+
 fn variant_list() -> String {
-    Variant::known()
-        .iter()
-        .map(|v| v.spec.cecp_name)
-        .collect::<Vec<_>>()
-        .join(", ")
+    cecp_names().join(", ")
 }
 
 /// Seconds, possibly with a fraction (`st 0.5`, increments); clamped to a day.
