@@ -372,11 +372,22 @@ fn strength_options_clamp_with_a_message_and_refuse_bad_values() {
             "{v}: {lines:?}"
         );
     }
-    // UCI_LimitStrength takes over from Skill Level.
+    // UCI_LimitStrength takes over from Skill Level: 1600 plays level 5 or 6, so the search
+    // ends by itself at depth 7 at most, deeper than level 0's depth 1.
     e.send("setoption name UCI_LimitStrength value true");
     e.send("setoption name UCI_Elo value 1600");
-    e.send("isready");
-    e.until(|l| l == "readyok");
+    e.send("position startpos");
+    e.send("go movetime 600000");
+    let (best, lines) = e.until_prefix("bestmove ");
+    assert!(!best.contains("none"), "{best}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 5 ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info depth 8 ")),
+        "{lines:?}"
+    );
     e.send("quit");
     assert!(e.wait_exit());
 }
