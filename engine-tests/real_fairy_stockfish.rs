@@ -10,6 +10,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use sissa::perft::perft;
 use sissa::rng::Rng;
+use sissa::role::Color;
 use sissa::variant_file::load;
 use sissa::{Position, Variant};
 
@@ -94,14 +95,23 @@ fn fairy_variants_have_fairy_stockfish_perft() {
     };
     let file = format!("{}/variants/fairy.ini", env!("CARGO_MANIFEST_DIR"));
     let variants: Vec<&'static Variant> = load(Path::new(&file)).expect("variants/fairy.ini");
-    assert_eq!(variants.len(), 5);
+    assert_eq!(variants.len(), 13);
     let mut fsf = Fsf::start(&program);
     let mut rng = Rng::new(0xfa1e);
+    // Positions where one side has at most its king and one piece: the bare-king endings.
+    let mut near_bare = 0;
     for v in variants {
         let mut positions = vec![(Position::startpos(v), 4)];
-        for _ in 0..16 {
+        // Long games too where a bare king ends them, to reach the endings it decides.
+        let long = if v.spec.end.bare_king { 16 } else { 0 };
+        for game in 0..16 + long {
+            let plies = if game < 16 {
+                6 + rng.below(50)
+            } else {
+                100 + rng.below(400)
+            };
             let mut pos = Position::startpos(v);
-            for _ in 0..(6 + rng.below(50)) {
+            for _ in 0..plies {
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -111,6 +121,9 @@ fn fairy_variants_have_fairy_stockfish_perft() {
             positions.push((pos, 3));
         }
         for (mut pos, depth) in positions {
+            if v.spec.end.bare_king && Color::ALL.iter().any(|&c| pos.pieces(c).len() <= 2) {
+                near_bare += 1;
+            }
             let fen = pos.fen();
             let ours = perft(&mut pos, depth);
             assert_eq!(
@@ -121,4 +134,9 @@ fn fairy_variants_have_fairy_stockfish_perft() {
             );
         }
     }
+    eprintln!("{near_bare} bare-king endings tried");
+    assert!(
+        near_bare >= 4,
+        "only {near_bare} bare-king endings were tried"
+    );
 }

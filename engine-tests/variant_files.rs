@@ -1,12 +1,27 @@
 //! Variants from files (src/variant_file.rs): every built-in variant written out as a file
 //! and read back plays the same perft; the shipped file of Sissa's own variants matches its
-//! perft suite; every malformed file is refused with its file, line and fault.
+//! perft suite; every malformed file is refused with its file, line and fault; pieces
+//! defined in XBetza survive the same round trip; the stalemate and bare-king rules end games
+//! and the search scores them.
 
 use std::path::Path;
 
+use sissa::game::Termination;
 use sissa::perft::{parse_suite, perft};
+use sissa::rng::Rng;
+use sissa::role::Color;
+use sissa::search::{Control, Limits, Score, Searcher};
 use sissa::variant_file::{describe, load, parse};
 use sissa::{Position, Variant};
+
+fn fairy(name: &str) -> &'static Variant {
+    let text = include_str!("../variants/fairy.ini");
+    parse("fairy.ini", text)
+        .expect("variants/fairy.ini")
+        .into_iter()
+        .find(|v| v.id() == name)
+        .expect(name)
+}
 
 #[test]
 fn built_in_variants_written_as_files_play_the_same_perft() {
@@ -66,7 +81,7 @@ fn sissas_own_variants_match_their_perft_suite() {
 
 #[test]
 fn malformed_files_name_the_file_line_and_fault() {
-    let cases: [(&str, usize, &str); 17] = [
+    let cases: [(&str, usize, &str); 24] = [
         (
             "[a]\nboard = 8x8\npieces = PNBRQKY\n",
             3,
@@ -83,11 +98,22 @@ fn malformed_files_name_the_file_line_and_fault() {
         ("[a:chess]\n[a:chess]\n", 2, "already defined on line 1"),
         ("[chess:chess]\n", 1, "already known"),
         ("[a:chess]\nflavour = sweet\n", 2, "unknown key 'flavour'"),
+        ("[a:chess]\npiece = mafsW\n", 2, "NAME XBETZA [VALUE]"),
+        ("[a:chess]\npiece = horse mafsX\n", 2, "XBetza 'mafsX'"),
         (
-            "[a:chess]\npiece = mafsW\n",
-            2,
-            "XBetza are not loadable yet",
+            "[a:chess]\npiece = h F\npiece = h W\n",
+            3,
+            "piece 'h' is already defined on line 2",
         ),
+        ("[a:chess]\npiece = pusher imW\n", 2, "'i' on a first leg"),
+        ("[a:chess]\npiece = rook R\n", 2, "a built-in piece's name"),
+        (
+            "[a:chess]\npieces = PNBRQK horse:H\n",
+            2,
+            "unknown piece 'horse'",
+        ),
+        ("[a:chess]\nstalemate = win\n", 2, "stalemate 'win'"),
+        ("[a:chess]\nmove-rule = 0\n", 2, "move-rule '0'"),
         ("board = 8x8\n", 1, "before any [variant] section"),
         ("[a:shogi]\n", 1, "unknown parent variant 'shogi'"),
         (
@@ -118,4 +144,80 @@ fn malformed_files_name_the_file_line_and_fault() {
     }
     let missing = load(Path::new("no/such/file.ini")).expect_err("missing file");
     assert!(missing.to_string().contains("cannot read it"), "{missing}");
+}
+
+#[test]
+fn variants_with_xbetza_pieces_written_as_files_play_the_same_perft() {
+    let mut rng = Rng::new(0x5a7);
+    for name in ["shatranj", "courier", "hoppelpoppel", "centaur"] {
+        let v = fairy(name);
+        let copy = format!("{name}-copy");
+        let text = describe(v).replacen(&format!("[{name}]"), &format!("[{copy}]"), 1);
+        let text = text.replacen(&format!("cecp = {name}"), &format!("cecp = {copy}"), 1);
+        assert!(text.contains("piece = "), "{text}");
+        let w = parse("copy.ini", &text).unwrap_or_else(|e| panic!("{e}\n{text}"))[0];
+        for _ in 0..4 {
+            let mut a = Position::startpos(v);
+            for _ in 0..rng.below(40) {
+                let moves = a.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                a.make(*rng.choose(&moves));
+            }
+            let mut b = Position::from_fen(w, &a.fen()).expect("fen in the copy");
+            assert_eq!(perft(&mut a, 3), perft(&mut b, 3), "{copy} {}", a.fen());
+        }
+    }
+}
+
+#[test]
+fn a_bare_king_loses_unless_it_bares_the_other_at_once() {
+    let v = fairy("shatranj");
+    // Black's king is bare, White has a rook besides its king, White to move: over.
+    let mut over = Position::from_fen(v, "k7/8/1K6/8/8/8/8/1R6 w - - 0 1").expect("fen");
+    assert!(over.legal_moves().is_empty());
+    let outcome = over.outcome().expect("game over");
+    assert_eq!(outcome.winner, Some(Color::White));
+    assert_eq!(outcome.termination, Termination::BareKing);
+    // Bared by White's last move, Black may still take the last piece: not over yet.
+    let mut reply = Position::from_fen(v, "8/8/8/8/8/8/1r6/K6k w - - 0 1").expect("fen");
+    let mut reply = {
+        let mv = reply
+            .legal_moves()
+            .into_iter()
+            .find(|m| reply.move_text(*m, 1) == "a1b2")
+            .expect("Kxb2");
+        reply.make(mv);
+        reply
+    };
+    assert_eq!(reply.bare_king_loser(), None);
+    assert!(reply.outcome().is_none() || reply.outcome().unwrap().winner.is_none());
+    // In chess the same material is only a win to play for.
+    let chess = Variant::by_name("chess").expect("chess");
+    let mut pos = Position::from_fen(chess, "k7/8/1K6/8/8/8/8/1R6 w - - 0 1").expect("fen");
+    assert!(!pos.legal_moves().is_empty());
+}
+
+#[test]
+fn stalemate_loses_where_the_variant_says_so_and_the_search_plays_for_it() {
+    let v = fairy("shatranj");
+    // The ferz on b6 and the king on c7 leave Black's king on a8 no move, and its pawn is
+    // blocked (with a pawn, Black's king is not bare).
+    let mut stalemated = Position::from_fen(v, "k7/2K5/1Q6/8/8/7p/7P/8 b - - 0 1").expect("fen");
+    let outcome = stalemated.outcome().expect("stalemate");
+    assert_eq!(
+        (outcome.winner, outcome.termination),
+        (Some(Color::White), Termination::Stalemate)
+    );
+    // One move from it, the search scores Kc7 as a win, where chess would call it a draw.
+    let mut pos = Position::from_fen(v, "k7/8/1QK5/8/8/7p/7P/8 w - - 0 1").expect("fen");
+    let mut searcher = Searcher::new(16).expect("hash table");
+    let limits = Limits {
+        depth: Some(4),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let result = searcher.search(&mut pos, &limits, &Control::default(), &mut |_| {});
+    assert_eq!(result.score, Score::Mate(1), "{result:?}");
 }

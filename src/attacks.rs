@@ -155,6 +155,7 @@ impl Position {
                     Special::Sissa => self.sissa_attacks(sq, target),
                     Special::Snake => self.snake_attacks(sq, target),
                     Special::Venator => self.venator_attacks(sq, target),
+                    Special::Betza => self.betza_attacks(sq, target, by),
                     _ => false,
                 };
                 if attacks && visit(sq) {
@@ -166,8 +167,34 @@ impl Position {
     }
 
     fn has_path_attackers(&self, by: Color) -> bool {
+        self.has_roles(by, self.variant.path_attackers)
+    }
+
+    /// Whether `by` has a piece walked from its XBetza.
+    pub(crate) fn has_betza_pieces(&self, by: Color) -> bool {
+        self.variant.betza_roles != 0 && self.has_roles(by, self.variant.betza_roles)
+    }
+
+    /// Whether `by` has a piece of any role in `mask`.
+    fn has_roles(&self, by: Color, mut mask: u32) -> bool {
         let c = &self.counts[by.index()];
-        c[Role::Sissa.index()] + c[Role::Snake.index()] + c[Role::Venator.index()] > 0
+        while mask != 0 {
+            if c[mask.trailing_zeros() as usize] > 0 {
+                return true;
+            }
+            mask &= mask - 1;
+        }
+        false
+    }
+
+    /// Whether the file-defined piece of `by` on `from` could capture on `to`.
+    fn betza_attacks(&self, from: Square, to: Square, by: Color) -> bool {
+        let role = code_role(self.board[from.index()]) as usize;
+        let mut hit = false;
+        self.betza_targets(from, role, by, Some(to), |sq, capture| {
+            hit |= capture && sq == to;
+        });
+        hit
     }
 
     /// Whether every square of the route (the destination excluded) is empty.
@@ -283,7 +310,8 @@ impl Position {
     /// check now: the one friendly piece between the king and an enemy slider, and every
     /// square on a path by which an enemy Sissa, Snake or Venator could reach the king. A
     /// move that neither empties nor fills such a square (and is not a king move, castling or
-    /// en passant) cannot leave the king in check.
+    /// en passant) cannot leave the king in check. (Not for a side facing pieces walked from
+    /// their XBetza: their paths are not listed here.)
     pub(crate) fn king_dependencies(&self, color: Color) -> SquareSet {
         let v = self.variant;
         let k = self.kings[color.index()];

@@ -1,9 +1,10 @@
-//! The end of the game by the rules: checkmate, stalemate, threefold repetition, the 50-move
-//! rule and insufficient material.
+//! The end of the game by the rules: checkmate, stalemate (a draw or, by the variant's rule,
+//! a loss), a bare king where the variant says so, threefold repetition, the n-move rule and
+//! insufficient material.
 
 use crate::position::Position;
 use crate::role::{Color, Role};
-use crate::variant::InsufficientMaterial;
+use crate::variant::{InsufficientMaterial, StalemateResult};
 
 /// How a finished game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -13,6 +14,8 @@ pub enum Termination {
     Repetition,
     FiftyMoves,
     InsufficientMaterial,
+    /// A side was left with its king alone (the variant's bare-king rule).
+    BareKing,
 }
 
 /// A finished game: the winner (`None` for a draw) and why.
@@ -37,9 +40,13 @@ impl Outcome {
         match (self.termination, self.winner) {
             (Termination::Checkmate, Some(Color::White)) => "White mates",
             (Termination::Checkmate, _) => "Black mates",
-            (Termination::Stalemate, _) => "Stalemate",
+            (Termination::Stalemate, Some(Color::White)) => "Black is stalemated",
+            (Termination::Stalemate, Some(Color::Black)) => "White is stalemated",
+            (Termination::Stalemate, None) => "Stalemate",
+            (Termination::BareKing, Some(Color::White)) => "Black has a bare king",
+            (Termination::BareKing, _) => "White has a bare king",
             (Termination::Repetition, _) => "Draw by repetition",
-            (Termination::FiftyMoves, _) => "50-move rule",
+            (Termination::FiftyMoves, _) => "Move-count rule",
             (Termination::InsufficientMaterial, _) => "Insufficient material",
         }
     }
@@ -103,9 +110,41 @@ impl Position {
         }
     }
 
+    /// The side that has lost by the variant's bare-king rule, if one has: a side whose king
+    /// stands alone loses when the other has a piece besides its king, except that the side to
+    /// move, bared by the last move, may still bare the other king in reply (so it loses at
+    /// once only against two pieces or more). As Fairy-Stockfish's extinction rule with
+    /// `extinctionClaim`, so that perft agrees.
+    pub fn bare_king_loser(&self) -> Option<Color> {
+        if !self.variant.spec.end.bare_king {
+            return None;
+        }
+        let count = |c: Color| self.pieces(c).len() + self.hand(c) as usize;
+        let (us, them) = (self.side, self.side.flip());
+        if count(them) <= 1 && count(us) >= 2 {
+            Some(them)
+        } else if count(us) <= 1 && count(them) >= 3 {
+            Some(us)
+        } else {
+            None
+        }
+    }
+
+    /// The plies without a capture or pawn move after which the n-move rule draws.
+    pub fn move_rule_plies(&self) -> u32 {
+        2 * self.variant.spec.end.move_rule as u32
+    }
+
     /// The game's end by the rules, if it has ended.
     pub fn outcome(&mut self) -> Option<Outcome> {
+        if let Some(loser) = self.bare_king_loser() {
+            return Some(Outcome {
+                winner: Some(loser.flip()),
+                termination: Termination::BareKing,
+            });
+        }
         if self.legal_moves().is_empty() {
+            let stalemate_loses = self.variant.spec.end.stalemate == StalemateResult::Loss;
             return Some(if self.in_check() {
                 Outcome {
                     winner: Some(self.side.flip()),
@@ -113,7 +152,7 @@ impl Position {
                 }
             } else {
                 Outcome {
-                    winner: None,
+                    winner: stalemate_loses.then_some(self.side.flip()),
                     termination: Termination::Stalemate,
                 }
             });
@@ -124,7 +163,7 @@ impl Position {
                 termination,
             })
         };
-        if self.halfmove >= 100 {
+        if self.halfmove >= self.move_rule_plies() {
             return draw(Termination::FiftyMoves);
         }
         if self.repetitions() >= 3 {

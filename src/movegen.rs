@@ -14,10 +14,38 @@ pub const MAX_MOVES: usize = 512;
 /// A list of moves on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
+/// The board as the XBetza walker reads it for one side.
+struct BetzaView<'a> {
+    pos: &'a Position,
+    own: u8,
+    enemy_at: Option<(i32, i32)>,
+}
+
+impl crate::betza::BoardView for BetzaView<'_> {
+    fn cell(&self, file: i32, rank: i32) -> crate::betza::Cell {
+        use crate::betza::Cell;
+        if self.enemy_at == Some((file, rank)) {
+            return Cell::Enemy;
+        }
+        match self.pos.variant.geometry.square(file, rank) {
+            None => Cell::Off,
+            Some(sq) => match self.pos.board[sq.index()] {
+                EMPTY => Cell::Empty,
+                c if c & self.own != 0 => Cell::Own,
+                _ => Cell::Enemy,
+            },
+        }
+    }
+}
+
 impl Position {
     /// Every legal move, in generation order.
     pub fn legal_moves(&mut self) -> MoveList {
         let mut list = MoveList::new();
+        // A bare king's loss ends the game at once: no moves, as in Fairy-Stockfish.
+        if self.variant.spec.end.bare_king && self.bare_king_loser().is_some() {
+            return list;
+        }
         let in_check = self.in_check();
         self.generate(&mut list, in_check);
         self.retain_legal(&mut list, in_check);
@@ -40,7 +68,8 @@ impl Position {
     fn retain_legal(&mut self, list: &mut MoveList, in_check: bool) {
         let us = self.side;
         let king = self.kings[us.index()];
-        let deps = if in_check {
+        // The shortcut needs every enemy attack's squares; an XBetza piece's are not listed.
+        let deps = if in_check || self.has_betza_pieces(us.flip()) {
             None
         } else {
             Some(self.king_dependencies(us))
@@ -220,6 +249,7 @@ impl Position {
             Special::Sissa => self.sissa_targets(from, own, &mut visit),
             Special::Snake => self.snake_targets(from, own, &mut visit),
             Special::Venator => self.venator_targets(from, own, &mut visit),
+            Special::Betza => self.betza_targets(from, role, color, None, |to, _| visit(to)),
             Special::None | Special::Pawn | Special::Ninja => {}
         }
     }
@@ -236,6 +266,34 @@ impl Position {
                 return;
             }
             to = to.shift(dir);
+        }
+    }
+
+    /// The targets of the file-defined piece of `role` and `color` on `from` by its XBetza
+    /// walk, with whether each is a capture; `enemy_at` is a square to treat as holding an
+    /// enemy piece (an attack test asks about squares that may be empty).
+    pub(crate) fn betza_targets(
+        &self,
+        from: Square,
+        role: usize,
+        color: Color,
+        enemy_at: Option<Square>,
+        mut visit: impl FnMut(Square, bool),
+    ) {
+        let Some(piece) = Role::from_code(role as u8).and_then(crate::pattern::custom) else {
+            return;
+        };
+        let g = &self.variant.geometry;
+        let view = BetzaView {
+            pos: self,
+            own: color.bit(),
+            enemy_at: enemy_at.map(|s| (g.file(s), g.rank(s))),
+        };
+        let at = (g.file(from), g.rank(from));
+        for ((file, rank), capture) in piece.betza.targets(color, &view, at, false) {
+            if let Some(to) = g.square(file, rank) {
+                visit(to, capture);
+            }
         }
     }
 

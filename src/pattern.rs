@@ -2,8 +2,17 @@
 //! own walker. The generator ([`crate::movegen`]) and attack detection ([`crate::attacks`])
 //! loop over these; a new role needs an entry here and nothing else unless it brings a new
 //! kind of path.
+//!
+//! The pieces variant files define ([`define_custom`]) take the sixteen custom role slots.
+//! A piece whose XBetza is a symmetric set of plain leaps and slides compiles into the same
+//! leap and slide tables as the built-in pieces; any other (lame, hopping, multi-leg,
+//! move-only or capture-only, one-sided) is walked by [`crate::betza`]'s walker
+//! ([`Special::Betza`]).
 
-use crate::role::Role;
+use std::sync::{Mutex, OnceLock};
+
+use crate::betza;
+use crate::role::{CUSTOM_ROLES, Color, Role};
 
 /// A step or leap as (files, ranks).
 pub type Delta = (i8, i8);
@@ -54,6 +63,8 @@ pub enum Special {
     Snake,
     /// Orthogonal slide to a screen, hop it, slide on a forward diagonal.
     Venator,
+    /// A file's piece, walked from its compiled XBetza ([`CustomPiece::betza`]).
+    Betza,
 }
 
 /// One role's move pattern. Leaps and slides are symmetric for every role, which lets attack
@@ -70,8 +81,19 @@ pub struct Pattern {
     pub xbetza: Option<&'static str>,
 }
 
-/// The move pattern of `role`.
+/// The move pattern of `role` (for a custom slot not defined yet: no moves).
 pub fn pattern(role: Role) -> Pattern {
+    if role.is_custom() {
+        return custom(role).map_or(
+            Pattern {
+                leaps: &[],
+                slides: &[],
+                special: Special::None,
+                xbetza: None,
+            },
+            |c| c.pattern,
+        );
+    }
     type Leaps = &'static [&'static [Delta]];
     type Row = (Leaps, &'static [Delta], Special, Option<&'static str>);
     let (leaps, slides, special, xbetza): Row = match role {
@@ -96,6 +118,7 @@ pub fn pattern(role: Role) -> Pattern {
         // Slide to a screen (g: turn there), step over it onto an empty square (y: turn
         // there, becoming a rider again), slide on a forward diagonal.
         Role::Venator => (&[], &[], Special::Venator, Some("gafyafsR")),
+        _ => (&[], &[], Special::None, None),
     };
     Pattern {
         leaps,
@@ -103,6 +126,153 @@ pub fn pattern(role: Role) -> Pattern {
         special,
         xbetza,
     }
+}
+
+/// A piece a variant file defines: its name, its moves in XBetza and its value.
+#[derive(Debug)]
+pub struct CustomPiece {
+    pub name: String,
+    pub betza: betza::Piece,
+    /// Material value in centipawns (the file's, or one estimated from the piece's reach).
+    pub value: i32,
+    pub pattern: Pattern,
+}
+
+static CUSTOM: [OnceLock<CustomPiece>; CUSTOM_ROLES] = [const { OnceLock::new() }; CUSTOM_ROLES];
+static DEFINING: Mutex<()> = Mutex::new(());
+
+/// The definition in custom slot `role`, if any.
+#[inline]
+pub fn custom(role: Role) -> Option<&'static CustomPiece> {
+    let i = (role as usize).checked_sub(Role::BUILTIN.len() + 1)?;
+    CUSTOM.get(i)?.get()
+}
+
+/// Gives the piece `name` with moves `xbetza` (and `value`, or an estimate) a custom role
+/// slot for the rest of the process: the slot of an identical earlier definition, or the
+/// next free one. Errors: bad XBetza, a move only an unmoved piece has (Sissa keeps no
+/// record of which pieces moved), or all slots taken.
+pub fn define_custom(name: &str, xbetza: &str, value: Option<i32>) -> Result<Role, String> {
+    let piece = betza::Piece::parse(xbetza).map_err(|e| format!("XBetza '{xbetza}': {e}"))?;
+    if Color::ALL
+        .iter()
+        .any(|&c| piece.legs(c).iter().any(|l| l.unmoved_only))
+    {
+        return Err(format!(
+            "XBetza '{xbetza}': 'i' on a first leg (a move only an unmoved piece has) is not \
+             supported in files"
+        ));
+    }
+    let value = value.unwrap_or_else(|| estimated_value(&piece));
+    let _guard = DEFINING.lock().unwrap_or_else(|e| e.into_inner());
+    for (i, slot) in CUSTOM.iter().enumerate() {
+        match slot.get() {
+            Some(c) if c.name == name && c.betza.text() == xbetza && c.value == value => {
+                return Ok(Role::CUSTOM[i]);
+            }
+            Some(_) => continue,
+            None => {
+                let pattern = compile(&piece);
+                let _ = slot.set(CustomPiece {
+                    name: name.to_string(),
+                    betza: piece,
+                    value,
+                    pattern,
+                });
+                return Ok(Role::CUSTOM[i]);
+            }
+        }
+    }
+    Err(format!(
+        "more than {CUSTOM_ROLES} different pieces defined in files: no slot left for '{name}'"
+    ))
+}
+
+/// The leaps and slides of a piece that has nothing else: every first leg final, plain
+/// (moves and captures, no lame or hopping step), a leap or an unlimited slide, the same
+/// for both sides and its own mirror image through the start square (which lets attack
+/// detection look outward from the target), with steps of at most two squares each way (the
+/// mailbox's padding).
+fn plain(piece: &betza::Piece) -> Option<(Vec<Delta>, Vec<Delta>)> {
+    let mut leaps = Vec::new();
+    let mut slides = Vec::new();
+    for leg in piece.legs(Color::White) {
+        let plain = leg.then.is_empty()
+            && leg.blocking == betza::Blocking::Free
+            && leg.skip == 0
+            && leg.hop == betza::Hop::None
+            && !leg.equal_length
+            && leg.stops.empty
+            && leg.stops.enemy
+            && !leg.stops.own;
+        if leg.step.0.abs() > 2 || leg.step.1.abs() > 2 {
+            return None;
+        }
+        let step = (leg.step.0 as i8, leg.step.1 as i8);
+        let list = match leg.range {
+            1 if plain => &mut leaps,
+            0 if plain => &mut slides,
+            _ => return None,
+        };
+        if !list.contains(&step) {
+            list.push(step);
+        }
+    }
+    let same = |a: &[Delta], b: &[Delta]| a.len() == b.len() && a.iter().all(|d| b.contains(d));
+    let black: Vec<Delta> = piece
+        .legs(Color::Black)
+        .iter()
+        .map(|l| (l.step.0 as i8, l.step.1 as i8))
+        .collect();
+    let all: Vec<Delta> = leaps.iter().chain(&slides).copied().collect();
+    let mirrored = |list: &[Delta]| list.iter().all(|&(x, y)| list.contains(&(-x, -y)));
+    (same(&black, &all) && mirrored(&leaps) && mirrored(&slides)).then_some((leaps, slides))
+}
+
+fn compile(piece: &betza::Piece) -> Pattern {
+    let xbetza = Some(&*Box::leak(piece.text().to_string().into_boxed_str()));
+    match plain(piece) {
+        Some((leaps, slides)) => {
+            let leaps: &'static [Delta] = Box::leak(leaps.into_boxed_slice());
+            let leaps: &'static [&'static [Delta]] = Box::leak(Box::new([leaps]));
+            Pattern {
+                leaps,
+                slides: Box::leak(slides.into_boxed_slice()),
+                special: Special::None,
+                xbetza,
+            }
+        }
+        None => Pattern {
+            leaps: &[],
+            slides: &[],
+            special: Special::Betza,
+            xbetza,
+        },
+    }
+}
+
+/// A value for a piece its file gives none: 100 plus 35 a square of its average reach on an
+/// empty 8x8 board (knight 284, bishop 406, rook 590, queen 896, ferz 207, commoner 330).
+fn estimated_value(piece: &betza::Piece) -> i32 {
+    struct Empty;
+    impl betza::BoardView for Empty {
+        fn cell(&self, file: i32, rank: i32) -> betza::Cell {
+            if (0..8).contains(&file) && (0..8).contains(&rank) {
+                betza::Cell::Empty
+            } else {
+                betza::Cell::Off
+            }
+        }
+    }
+    let mut total = 0;
+    for file in 0..8 {
+        for rank in 0..8 {
+            total += piece
+                .targets(Color::White, &Empty, (file, rank), false)
+                .len();
+        }
+    }
+    100 + (35 * total as i32 + 32) / 64
 }
 
 /// One Sorcerer Snake target with its two paths. Each path lists the `steps` intermediate

@@ -85,14 +85,35 @@ pub enum Role {
     Archbishop,
     /// Rook + knight (Capablanca's chancellor, also called marshal or empress).
     Chancellor,
+    /// Sixteen slots for pieces a variant file defines in XBetza ([`crate::pattern::custom`]
+    /// holds each one's name, moves and value once it is defined).
+    Custom1,
+    Custom2,
+    Custom3,
+    Custom4,
+    Custom5,
+    Custom6,
+    Custom7,
+    Custom8,
+    Custom9,
+    Custom10,
+    Custom11,
+    Custom12,
+    Custom13,
+    Custom14,
+    Custom15,
+    Custom16,
 }
 
 /// Number of role codes, counting the unused 0: sizes per-role tables.
-pub const ROLE_COUNT: usize = 16;
+pub const ROLE_COUNT: usize = 32;
+
+/// Number of roles a variant file may define.
+pub const CUSTOM_ROLES: usize = 16;
 
 impl Role {
-    /// Every role, in code order.
-    pub const ALL: [Role; ROLE_COUNT - 1] = [
+    /// The roles built into Sissa, in code order.
+    pub const BUILTIN: [Role; 15] = [
         Role::Pawn,
         Role::Knight,
         Role::Bishop,
@@ -110,6 +131,41 @@ impl Role {
         Role::Chancellor,
     ];
 
+    /// The slots of the pieces variant files define, in code order.
+    pub const CUSTOM: [Role; CUSTOM_ROLES] = [
+        Role::Custom1,
+        Role::Custom2,
+        Role::Custom3,
+        Role::Custom4,
+        Role::Custom5,
+        Role::Custom6,
+        Role::Custom7,
+        Role::Custom8,
+        Role::Custom9,
+        Role::Custom10,
+        Role::Custom11,
+        Role::Custom12,
+        Role::Custom13,
+        Role::Custom14,
+        Role::Custom15,
+        Role::Custom16,
+    ];
+
+    /// Every role, in code order.
+    pub const ALL: [Role; ROLE_COUNT - 1] = {
+        let mut all = [Role::Pawn; ROLE_COUNT - 1];
+        let mut i = 0;
+        while i < Role::BUILTIN.len() {
+            all[i] = Role::BUILTIN[i];
+            i += 1;
+        }
+        while i < ROLE_COUNT - 1 {
+            all[i] = Role::CUSTOM[i - Role::BUILTIN.len()];
+            i += 1;
+        }
+        all
+    };
+
     /// The role with this code (the low bits of a [`Piece`]).
     #[inline]
     pub fn from_code(code: u8) -> Option<Role> {
@@ -122,8 +178,10 @@ impl Role {
         self as usize
     }
 
-    /// The role's own upper-case letter (see docs/protocol.md), unique among the roles; a
-    /// variant may write a role with another letter ([`crate::variant::Variant::letter`]).
+    /// The role's own upper-case letter (see docs/protocol.md), unique among the built-in
+    /// roles; a variant may write a role with another letter
+    /// ([`crate::variant::Variant::letter`]), and always does for a file's pieces (their
+    /// own letter is `?`).
     pub fn letter(self) -> char {
         match self {
             Role::Pawn => 'P',
@@ -141,10 +199,12 @@ impl Role {
             Role::Ninja => 'J',
             Role::Archbishop => 'H',
             Role::Chancellor => 'M',
+            _ => '?',
         }
     }
 
-    /// English name, for messages and documentation.
+    /// English name, for messages and documentation; a file's piece has the name its file
+    /// gives it.
     pub fn name(self) -> &'static str {
         match self {
             Role::Pawn => "pawn",
@@ -162,6 +222,7 @@ impl Role {
             Role::Ninja => "ninja pawn",
             Role::Archbishop => "archbishop",
             Role::Chancellor => "chancellor",
+            _ => crate::pattern::custom(self).map_or("undefined piece", |c| c.name.as_str()),
         }
     }
 
@@ -169,6 +230,12 @@ impl Role {
     #[inline]
     pub fn is_pawn_like(self) -> bool {
         matches!(self, Role::Pawn | Role::Ninja)
+    }
+
+    /// Whether this is the slot of a piece a variant file defines.
+    #[inline]
+    pub fn is_custom(self) -> bool {
+        self as usize > Role::BUILTIN.len()
     }
 
     /// The six pieces of orthodox chess, which every GUI knows.

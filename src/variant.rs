@@ -152,6 +152,36 @@ pub enum InsufficientMaterial {
     KingsOnly,
 }
 
+/// What a stalemated side gets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StalemateResult {
+    Draw,
+    /// The stalemated side loses (shatranj, courier).
+    Loss,
+}
+
+/// How a game ends besides checkmate, repetition and insufficient material.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EndRules {
+    pub stalemate: StalemateResult,
+    /// A side left with its king alone loses, unless it bares the other king at once in
+    /// reply: Fairy-Stockfish's `extinctionValue = loss` for all pieces with
+    /// `extinctionClaim` (shatranj, courier).
+    pub bare_king: bool,
+    /// The n-move rule: a draw after this many moves of each side without a capture or a
+    /// pawn move.
+    pub move_rule: u16,
+}
+
+impl EndRules {
+    /// Orthodox chess: stalemate draws, no bare-king rule, 50 moves.
+    pub const STANDARD: EndRules = EndRules {
+        stalemate: StalemateResult::Draw,
+        bare_king: false,
+        move_rule: 50,
+    };
+}
+
 /// The data that defines a variant.
 #[derive(Clone, Debug)]
 pub struct VariantSpec {
@@ -173,6 +203,7 @@ pub struct VariantSpec {
     pub castling: &'static [CastlingRule],
     pub hand: Option<HandRule>,
     pub insufficient: InsufficientMaterial,
+    pub end: EndRules,
     /// Roles this variant writes with another letter than [`Role::letter`] (upper case), so
     /// that its FEN is another program's (Capablanca's archbishop is `A`, as the Amazon is in
     /// Gustav III's Chess).
@@ -216,8 +247,11 @@ pub struct Variant {
     pub leap_probes: Vec<(i16, u32)>,
     /// (direction, roles that slide along it).
     pub slide_probes: Vec<(i16, u32)>,
-    /// Roles with the Sissa, Snake or Venator walkers, whose attacks are checked per piece.
+    /// Roles with the Sissa, Snake, Venator or XBetza walkers, whose attacks are checked per
+    /// piece.
     pub path_attackers: u32,
+    /// Roles walked from their XBetza ([`Special::Betza`]).
+    pub betza_roles: u32,
     pub snake: Vec<SnakeStep>,
     /// Orthogonal and diagonal unit steps as offsets.
     pub orth: [i16; 4],
@@ -302,6 +336,7 @@ impl Variant {
         let mut leap_probes: Vec<(i16, u32)> = Vec::new();
         let mut slide_probes: Vec<(i16, u32)> = Vec::new();
         let mut path_attackers = 0;
+        let mut betza_roles = 0;
         let mut in_army = 0;
         for &role in spec.army {
             in_army |= role.mask();
@@ -309,9 +344,12 @@ impl Variant {
             special[role.index()] = p.special;
             if matches!(
                 p.special,
-                Special::Sissa | Special::Snake | Special::Venator
+                Special::Sissa | Special::Snake | Special::Venator | Special::Betza
             ) {
                 path_attackers |= role.mask();
+            }
+            if p.special == Special::Betza {
+                betza_roles |= role.mask();
             }
             for &d in p.leaps.iter().copied().flatten() {
                 let off = offset_of(&g, d);
@@ -407,6 +445,7 @@ impl Variant {
             leap_probes,
             slide_probes,
             path_attackers,
+            betza_roles,
             snake,
             orth,
             diag,

@@ -28,7 +28,8 @@ use crate::geometry::{Geometry, MAX_SIDE};
 use crate::position::Position;
 use crate::role::Role;
 use crate::variant::{
-    CastleSide, CastlingRule, HandRule, InsufficientMaterial, Variant, VariantSpec, letter_in,
+    CastleSide, CastlingRule, EndRules, HandRule, InsufficientMaterial, StalemateResult, Variant,
+    VariantSpec, letter_in,
 };
 use crate::zobrist::MAX_HAND;
 
@@ -62,7 +63,7 @@ struct Section {
     keys: Vec<(String, String, usize)>,
 }
 
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 13] = [
     "board",
     "holes",
     "pieces",
@@ -72,8 +73,14 @@ const KEYS: [&str; 10] = [
     "castling",
     "hand",
     "insufficient",
+    "stalemate",
+    "bare-king",
+    "move-rule",
     "cecp",
 ];
+
+/// How a `piece` line is written.
+const PIECE_FORM: &str = "NAME XBETZA [VALUE], as: piece = fers F 150";
 
 fn sections(file: &str, text: &str) -> Result<Vec<Section>, FileError> {
     let err = |line: usize, fault: String| FileError {
@@ -135,23 +142,36 @@ fn sections(file: &str, text: &str) -> Result<Vec<Section>, FileError> {
                 format!("'{body}': expected KEY = VALUE or [name]"),
             ));
         };
-        let key = key.trim().to_ascii_lowercase();
+        let mut key = key.trim().to_ascii_lowercase();
         let Some(section) = out.last_mut() else {
             return Err(err(line, format!("'{key}' before any [variant] section")));
         };
-        if !KEYS.contains(&key.as_str()) {
-            let hint = if key == "piece" || key.starts_with("custompiece") {
-                " (pieces in XBetza are not loadable yet: use the built-in letters)"
+        if key == "piece" {
+            // One key per piece, so that a section may define many and override its parent's.
+            let Some(name) = value.split_whitespace().next() else {
+                return Err(err(line, format!("piece: {PIECE_FORM}")));
+            };
+            key = format!("piece:{}", name.to_ascii_lowercase());
+        } else if !KEYS.contains(&key.as_str()) {
+            let hint = if key.starts_with("custompiece") {
+                " (define a piece with 'piece = NAME XBETZA [VALUE]')"
             } else {
                 ""
             };
             return Err(err(
                 line,
-                format!("unknown key '{key}'{hint} (known: {})", KEYS.join(", ")),
+                format!(
+                    "unknown key '{key}'{hint} (known: {}, piece)",
+                    KEYS.join(", ")
+                ),
             ));
         }
         if let Some((_, _, first)) = section.keys.iter().find(|(k, _, _)| *k == key) {
-            return Err(err(line, format!("'{key}' is already set on line {first}")));
+            let what = match key.strip_prefix("piece:") {
+                Some(name) => format!("piece '{name}' is already defined"),
+                None => format!("'{key}' is already set"),
+            };
+            return Err(err(line, format!("{what} on line {first}")));
         }
         section.keys.push((key, value.trim().to_string(), line));
     }
@@ -163,7 +183,7 @@ fn sections(file: &str, text: &str) -> Result<Vec<Section>, FileError> {
 
 /// The keys of a variant, as a file would write them (in [`KEYS`] order): what a section
 /// inheriting from it starts with.
-fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
+fn variant_keys(v: &Variant) -> Vec<(String, String)> {
     let s = &v.spec;
     let g = &v.geometry;
     let square = |file: u8, rank: u8| format!("{}{}", (b'a' + file) as char, rank + 1);
@@ -210,7 +230,7 @@ fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
         InsufficientMaterial::Fide => "fide",
         InsufficientMaterial::KingsOnly => "kings-only",
     };
-    vec![
+    let mut keys: Vec<(String, String)> = vec![
         ("board", format!("{}x{}", g.files(), g.ranks())),
         ("holes", or_dash(holes)),
         ("pieces", army),
@@ -220,8 +240,29 @@ fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
         ("castling", or_dash(castling)),
         ("hand", hand),
         ("insufficient", insufficient.to_string()),
+        (
+            "stalemate",
+            match s.end.stalemate {
+                StalemateResult::Draw => "draw",
+                StalemateResult::Loss => "loss",
+            }
+            .to_string(),
+        ),
+        (
+            "bare-king",
+            if s.end.bare_king { "loss" } else { "-" }.to_string(),
+        ),
+        ("move-rule", s.end.move_rule.to_string()),
         ("cecp", s.cecp_name.to_string()),
     ]
+    .into_iter()
+    .map(|(k, val)| (k.to_string(), val))
+    .collect();
+    for c in s.army.iter().filter_map(|&r| crate::pattern::custom(r)) {
+        let line = format!("{} {} {}", c.name, c.betza.text(), c.value);
+        keys.insert(2, (format!("piece:{}", c.name), line));
+    }
+    keys
 }
 
 /// A variant as the section of a file that defines it (built-in ones included): the text
@@ -229,6 +270,7 @@ fn variant_keys(v: &Variant) -> Vec<(&'static str, String)> {
 pub fn describe(v: &Variant) -> String {
     let mut out = format!("[{}]\n", v.id());
     for (k, val) in variant_keys(v) {
+        let k = if k.starts_with("piece:") { "piece" } else { &k };
         out.push_str(&format!("{k} = {val}\n"));
     }
     out
@@ -262,7 +304,7 @@ fn resolve(
                 Some(v) => variant_keys(v)
                     .into_iter()
                     .filter(|(k, _)| *k != "cecp")
-                    .map(|(k, val)| (k.to_string(), (val, s.line)))
+                    .map(|(k, val)| (k, (val, s.line)))
                     .collect(),
                 None => {
                     return Err(err(format!(
@@ -343,8 +385,43 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         }
     }
 
+    let mut defined: Vec<(&String, &(String, usize))> = keys
+        .iter()
+        .filter(|(k, _)| k.starts_with("piece:"))
+        .collect();
+    defined.sort_by_key(|(_, (_, line))| *line);
+    let mut custom = Vec::new();
+    for (_, (text, line)) in defined {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let bad = |why: &str| at(*line, format!("piece '{text}': {why}"));
+        if !(2..=3).contains(&w.len()) {
+            return Err(bad(PIECE_FORM));
+        }
+        let name = w[0].to_ascii_lowercase();
+        if name.len() > 32
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err(bad("a name is 1-32 letters, digits, '-' or '_'"));
+        }
+        if Role::BUILTIN.iter().any(|&r| file_name(r) == name) {
+            return Err(bad("that is a built-in piece's name"));
+        }
+        let value = match w.get(2) {
+            None => None,
+            Some(t) => Some(
+                t.parse::<i32>()
+                    .ok()
+                    .filter(|v| (0..=10_000).contains(v))
+                    .ok_or_else(|| bad("the value is centipawns, 0 to 10000"))?,
+            ),
+        };
+        let role = crate::pattern::define_custom(&name, w[1], value).map_err(|e| bad(&e))?;
+        custom.push((name, role));
+    }
     let (pieces, line) = get("pieces")?;
-    let (army, letters) = army(pieces).map_err(|fault| at(line, fault))?;
+    let (army, letters) = army(pieces, &custom).map_err(|fault| at(line, fault))?;
     let letter_of = |r: Role| letter_in(&letters, r);
     let role_in_army = |c: char, line: usize, what: &str| -> Result<Role, FileError> {
         army.iter()
@@ -497,6 +574,39 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
             ));
         }
     };
+    let (text, line) = get_or("stalemate", "draw");
+    let stalemate = match text {
+        "draw" => StalemateResult::Draw,
+        "loss" => StalemateResult::Loss,
+        _ => {
+            return Err(at(
+                line,
+                format!("stalemate '{text}': draw or loss (for the stalemated side)"),
+            ));
+        }
+    };
+    let (text, line) = get_or("bare-king", "-");
+    let bare_king = match text {
+        "-" => false,
+        "loss" => true,
+        _ => {
+            return Err(at(
+                line,
+                format!("bare-king '{text}': - or loss (a lone king loses)"),
+            ));
+        }
+    };
+    let (text, line) = get_or("move-rule", "50");
+    let move_rule = text
+        .parse::<u16>()
+        .ok()
+        .filter(|n| (1..=1000).contains(n))
+        .ok_or_else(|| {
+            at(
+                line,
+                format!("move-rule '{text}': moves without capture or pawn move, 1 to 1000"),
+            )
+        })?;
     let (start, start_line) = get("start")?;
     let cecp = keys
         .get("cecp")
@@ -514,6 +624,11 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         castling: leak(castling),
         hand,
         insufficient,
+        end: EndRules {
+            stalemate,
+            bare_king,
+            move_rule,
+        },
         letters: leak(letters),
     };
     Ok((spec, start_line))
@@ -529,8 +644,9 @@ fn file_name(role: Role) -> String {
 type Letters = Vec<(Role, char)>;
 
 /// The `pieces` key: letters of the built-in pieces (`PNBRQK`), and `NAME:L` for a piece
-/// written with another letter (`archbishop:A`). The army and its other letters.
-fn army(text: &str) -> Result<(Vec<Role>, Letters), String> {
+/// written with another letter (`archbishop:A`) or one of the section's `piece` lines
+/// (`custom`, which always take a letter this way). The army and its other letters.
+fn army(text: &str, custom: &[(String, Role)]) -> Result<(Vec<Role>, Letters), String> {
     let mut army = Vec::new();
     let mut letters = Vec::new();
     let mut add = |role: Role, letter: Option<char>| -> Result<(), String> {
@@ -545,14 +661,18 @@ fn army(text: &str) -> Result<(Vec<Role>, Letters), String> {
     };
     for word in text.split_whitespace() {
         if let Some((name, letter)) = word.split_once(':') {
-            let role = Role::ALL
+            let lower = name.to_ascii_lowercase();
+            let role = Role::BUILTIN
                 .iter()
                 .copied()
-                .find(|&r| {
-                    file_name(r) == name.to_ascii_lowercase() || r.letter().to_string() == name
-                })
+                .find(|&r| file_name(r) == lower || r.letter().to_string() == name)
+                .or_else(|| custom.iter().find(|(n, _)| *n == lower).map(|c| c.1))
                 .ok_or_else(|| {
-                    let names: Vec<String> = Role::ALL.iter().map(|&r| file_name(r)).collect();
+                    let names: Vec<String> = Role::BUILTIN
+                        .iter()
+                        .map(|&r| file_name(r))
+                        .chain(custom.iter().map(|c| c.0.clone()))
+                        .collect();
                     format!("unknown piece '{name}' (pieces: {})", names.join(", "))
                 })?;
             let mut chars = letter.chars();
@@ -566,12 +686,12 @@ fn army(text: &str) -> Result<(Vec<Role>, Letters), String> {
             continue;
         }
         for c in word.chars() {
-            let role = Role::ALL
+            let role = Role::BUILTIN
                 .iter()
                 .copied()
                 .find(|r| r.letter() == c.to_ascii_uppercase())
                 .ok_or_else(|| {
-                    let known: String = Role::ALL.iter().map(|r| r.letter()).collect();
+                    let known: String = Role::BUILTIN.iter().map(|r| r.letter()).collect();
                     format!("unknown piece letter '{c}' (built-in pieces: {known}, or NAME:LETTER)")
                 })?;
             add(role, None)?;

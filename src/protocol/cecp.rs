@@ -891,6 +891,9 @@ fn parse_minutes(text: &str) -> Option<Duration> {
 /// Nightrider, Cardinal, Dragon, ...; the king is always the last letter of each half. The
 /// images named here are what XBoard 4.9.1 draws in each slot (checked on screen).
 fn slot(variant: &Variant, role: Role) -> usize {
+    if role.is_custom() {
+        return custom_slot(variant, role);
+    }
     match (variant.spec.hand.is_some(), role) {
         // In a `bughouse` game XBoard holds only the first slots in hand: the Ninja pawn must
         // take the Pawn slot, and the Pawn moves to the Lance (an arrow).
@@ -917,7 +920,43 @@ fn slot(variant: &Variant, role: Role) -> usize {
         (_, Role::Sissa) => 35,
         (_, Role::Ninja) => 0,
         (_, Role::King) => usize::MAX,
+        _ => usize::MAX - 1,
     }
+}
+
+/// The slot of a file's piece: XBoard's own piece of the same moves when it has one and the
+/// slot is free (Ferz, Alfil, Wazir, Man, Cannon, Nightrider), else the next free slot.
+fn custom_slot(variant: &Variant, role: Role) -> usize {
+    const FREE: [usize; 28] = [
+        5, 6, 9, 10, 11, 12, 13, 14, 16, 17, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+        34, 36, 37, 38, 39,
+    ];
+    let army = variant.spec.army;
+    let mut taken: Vec<usize> = army
+        .iter()
+        .filter(|r| !r.is_custom() && **r != Role::King)
+        .map(|&r| slot(variant, r))
+        .collect();
+    for &r in army.iter().filter(|r| r.is_custom()) {
+        let own = match crate::pattern::custom(r).map(|c| c.betza.text()) {
+            Some("F") => Some(5),
+            Some("A") => Some(6),
+            Some("W") => Some(9),
+            Some("K") => Some(10),
+            Some("mRcpR") => Some(11),
+            Some("NN" | "N0") => Some(12),
+            _ => None,
+        };
+        let s = own
+            .filter(|s| !taken.contains(s))
+            .or_else(|| FREE.iter().copied().find(|s| !taken.contains(s)))
+            .unwrap_or(39);
+        if r == role {
+            return s;
+        }
+        taken.push(s);
+    }
+    39
 }
 
 /// The `setup` line for a variant XBoard does not know (`None` for orthodox chess).

@@ -496,10 +496,12 @@ fn evaluate_with(pos: &Position, tr: &mut impl Tracer) -> (i32, Trace) {
     (us + p::TEMPO, steps)
 }
 
-/// How much of an evaluation is kept as the 50-move counter runs, out of 200: all of it
-/// after an irreversible move, half at the hundredth ply. The network's score fades the same.
+/// How much of an evaluation is kept as the n-move counter runs, out of 200: all of it
+/// after an irreversible move, half when the rule draws (the hundredth ply for 50 moves).
+/// The network's score fades the same.
 pub fn fifty_move_fade(pos: &Position) -> i32 {
-    200 - pos.halfmove_clock().min(100) as i32
+    let limit = pos.move_rule_plies().max(1);
+    200 - (100 * pos.halfmove_clock().min(limit) / limit) as i32
 }
 
 /// The phase of the start position (the most the phase counts).

@@ -41,6 +41,8 @@ pub fn material(role: Role) -> i32 {
         // about a queen.
         Role::Archbishop => 875,
         Role::Chancellor => 925,
+        // A file's piece: the value its file gives, or one estimated from its reach.
+        _ => crate::pattern::custom(role).map_or(0, |c| c.value),
     }
 }
 
@@ -56,6 +58,8 @@ pub fn phase_weight(role: Role) -> i32 {
         Role::Rook | Role::Sissa => 2,
         Role::Queen | Role::Archbishop | Role::Chancellor => 4,
         Role::Amazon => 5,
+        // A file's piece, by its value: a knight's counts 1, a rook's 2, a queen's 4.
+        _ => ((material(role) + 50) / 250).clamp(0, 5),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::nnue::eval::Nnue;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::role::{Color, Role};
+use crate::variant::StalemateResult;
 
 use super::eval;
 use super::movepick::{
@@ -162,10 +163,9 @@ impl<'a> Search<'a> {
             root = legal.to_vec();
         }
         if root.is_empty() {
-            let score = if pos.in_check() {
-                Score::Mate(0)
-            } else {
-                Score::Cp(0)
+            let score = match no_move_score(pos, pos.in_check(), 0) {
+                0 => Score::Cp(0),
+                _ => Score::Mate(0),
             };
             return SearchResult {
                 best: None,
@@ -480,6 +480,14 @@ impl<'a> Search<'a> {
         if self.is_draw(pos) {
             return Some(0);
         }
+        if let Some(loser) = pos.bare_king_loser() {
+            let lost = -MATE + ply as i32;
+            return Some(if loser == pos.side_to_move() {
+                lost
+            } else {
+                -lost
+            });
+        }
         if ply >= MAX_PLY - 1 {
             return Some(self.evaluate(pos, ply));
         }
@@ -488,8 +496,8 @@ impl<'a> Search<'a> {
 
     /// Whether a draw by the rules (other than stalemate) holds here.
     fn is_draw(&self, pos: &mut Position) -> bool {
-        if pos.halfmove_clock() >= 100 {
-            // Mate on the hundredth ply still wins.
+        if pos.halfmove_clock() >= pos.move_rule_plies() {
+            // Mate on the last ply still wins.
             return !(pos.in_check() && pos.legal_moves().is_empty());
         }
         pos.is_repetition() || pos.insufficient_material()
@@ -611,7 +619,7 @@ impl<'a> Search<'a> {
 
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return no_move_score(pos, in_check, ply);
         }
         // No hash move to guide it: a shallower search here costs less and fills the table.
         let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
@@ -883,7 +891,7 @@ impl<'a> Search<'a> {
         if in_check {
             let moves = pos.legal_moves();
             if moves.is_empty() {
-                return -MATE + ply as i32;
+                return no_move_score(pos, true, ply);
             }
             best = Best::new(-INF, alpha);
             let mut picker = MovePicker::new(
@@ -989,4 +997,22 @@ fn has_pieces(pos: &Position, color: Color) -> bool {
         pos.piece_at(s)
             .is_some_and(|pc| pc.role != Role::King && !pc.role.is_pawn_like())
     })
+}
+
+/// The score of a position without a legal move, for the side to move at `ply`: mated, a
+/// stalemate (a draw, or a loss where the variant says so), or a bare king's loss.
+fn no_move_score(pos: &Position, in_check: bool, ply: usize) -> i32 {
+    let lost = -MATE + ply as i32;
+    if let Some(loser) = pos.bare_king_loser() {
+        return if loser == pos.side_to_move() {
+            lost
+        } else {
+            -lost
+        };
+    }
+    if in_check || pos.variant.spec.end.stalemate == StalemateResult::Loss {
+        lost
+    } else {
+        0
+    }
 }

@@ -204,7 +204,8 @@ fn rules_reason(t: Termination) -> &'static str {
         Termination::Checkmate => "checkmate",
         Termination::Stalemate => "stalemate",
         Termination::Repetition => "threefold repetition",
-        Termination::FiftyMoves => "50-move rule",
+        Termination::FiftyMoves => "move-count rule",
+        Termination::BareKing => "bare king",
         Termination::InsufficientMaterial => "insufficient material",
     }
 }

@@ -1,7 +1,7 @@
 //! Orthodox chess.
 
 use crate::role::Role::*;
-use crate::variant::{CastleSide, CastlingRule, InsufficientMaterial, VariantSpec};
+use crate::variant::{CastleSide, CastlingRule, EndRules, InsufficientMaterial, VariantSpec};
 
 pub fn spec() -> VariantSpec {
     VariantSpec {
@@ -32,6 +32,7 @@ pub fn spec() -> VariantSpec {
         ],
         hand: None,
         insufficient: InsufficientMaterial::Fide,
+        end: EndRules::STANDARD,
         letters: &[],
     }
 }

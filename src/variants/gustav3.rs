@@ -1,7 +1,7 @@
 //! Gustav III's Chess: the Gustavian board with Amazons in the corners.
 
 use crate::role::Role::*;
-use crate::variant::{CastleSide, CastlingRule, InsufficientMaterial, VariantSpec};
+use crate::variant::{CastleSide, CastlingRule, EndRules, InsufficientMaterial, VariantSpec};
 
 /// Castling on the Gustavian board: king f1-h1 with rook i1-g1, or f1-d1 with rook b1-e1.
 pub(crate) const GUSTAVIAN_CASTLING: [CastlingRule; 2] = [
@@ -35,6 +35,7 @@ pub fn spec() -> VariantSpec {
         castling: &GUSTAVIAN_CASTLING,
         hand: None,
         insufficient: InsufficientMaterial::KingsOnly,
+        end: EndRules::STANDARD,
         letters: &[],
     }
 }

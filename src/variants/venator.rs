@@ -1,7 +1,7 @@
 //! Venator Chess (Mats Winther, 2006): the Gustavian board with Venators in the corners.
 
 use crate::role::Role::*;
-use crate::variant::{InsufficientMaterial, VariantSpec};
+use crate::variant::{EndRules, InsufficientMaterial, VariantSpec};
 
 pub fn spec() -> VariantSpec {
     VariantSpec {
@@ -17,6 +17,7 @@ pub fn spec() -> VariantSpec {
         castling: &super::gustav3::GUSTAVIAN_CASTLING,
         hand: None,
         insufficient: InsufficientMaterial::KingsOnly,
+        end: EndRules::STANDARD,
         letters: &[],
     }
 }

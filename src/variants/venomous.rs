@@ -2,7 +2,9 @@
 //! fast pawns, five Ninja pawns in hand, flexible castling.
 
 use crate::role::Role::*;
-use crate::variant::{CastleSide, CastlingRule, HandRule, InsufficientMaterial, VariantSpec};
+use crate::variant::{
+    CastleSide, CastlingRule, EndRules, HandRule, InsufficientMaterial, VariantSpec,
+};
 
 const fn castle(side: CastleSide, king_to: u8, rook_to: u8) -> CastlingRule {
     let rook_from = match side {
@@ -62,6 +64,7 @@ pub fn spec() -> VariantSpec {
             push_to_rank: 4,
         }),
         insufficient: InsufficientMaterial::KingsOnly,
+        end: EndRules::STANDARD,
         letters: &[],
     }
 }
