@@ -81,7 +81,7 @@ fn sissas_own_variants_match_their_perft_suite() {
 
 #[test]
 fn malformed_files_name_the_file_line_and_fault() {
-    let cases: [(&str, usize, &str); 24] = [
+    let cases: [(&str, usize, &str); 25] = [
         (
             "[a]\nboard = 8x8\npieces = PNBRQKY\n",
             3,
@@ -106,7 +106,16 @@ fn malformed_files_name_the_file_line_and_fault() {
             "piece 'h' is already defined on line 2",
         ),
         ("[a:chess]\npiece = pusher imW\n", 2, "'i' on a first leg"),
-        ("[a:chess]\npiece = rook R\n", 2, "a built-in piece's name"),
+        (
+            "[a:chess]\npiece = rook W\n",
+            2,
+            "the built-in rook moves 'R'",
+        ),
+        (
+            "[a:chess]\npiece = hunter gafyafsR 900\n",
+            2,
+            "the built-in venator's XBetza, whose value is 260",
+        ),
         (
             "[a:chess]\npieces = PNBRQK horse:H\n",
             2,
@@ -220,4 +229,25 @@ fn stalemate_loses_where_the_variant_says_so_and_the_search_plays_for_it() {
     };
     let result = searcher.search(&mut pos, &limits, &Control::default(), &mut |_| {});
     assert_eq!(result.score, Score::Mate(1), "{result:?}");
+}
+
+#[test]
+fn a_built_in_pieces_xbetza_in_a_file_is_that_piece() {
+    let text = "[hunters:chess]\npiece = hunter gafyafsR\npieces = PNRQK hunter:B\n\
+                promotion = QRNB\n";
+    let v = parse("hunters.ini", text).expect("hunters")[0];
+    assert_eq!(v.role_of_letter('B'), Some(sissa::role::Role::Venator));
+    // Its own walker, not the general one: the same moves as a Venator's.
+    let mut pos = Position::startpos(v);
+    assert_eq!(perft(&mut pos, 3), {
+        let venator8 = "[v8:chess]\npieces = PNRQKV\npromotion = QRNV\n\
+                        start = rnvqkvnr/pppppppp/8/8/8/8/PPPPPPPP/RNVQKVNR w KQkq - 0 1\n";
+        let w = parse("v8.ini", venator8).expect("v8")[0];
+        let mut p = Position::from_fen(
+            w,
+            "rnvqkvnr/pppppppp/8/8/8/8/PPPPPPPP/RNVQKVNR w KQkq - 0 1",
+        )
+        .expect("fen");
+        perft(&mut p, 3)
+    });
 }

@@ -166,8 +166,10 @@ impl Position {
         false
     }
 
+    #[inline(always)]
     fn has_path_attackers(&self, by: Color) -> bool {
-        self.has_roles(by, self.variant.path_attackers)
+        let c = &self.counts[by.index()];
+        self.variant.path_roles.iter().any(|&r| c[r as usize] > 0)
     }
 
     /// Whether `by` has a piece walked from its XBetza.
@@ -188,10 +190,12 @@ impl Position {
     }
 
     /// Whether the file-defined piece of `by` on `from` could capture on `to`.
+    #[cold]
+    #[inline(never)]
     fn betza_attacks(&self, from: Square, to: Square, by: Color) -> bool {
         let role = code_role(self.board[from.index()]) as usize;
         let mut hit = false;
-        self.betza_targets(from, role, by, Some(to), |sq, capture| {
+        self.betza_targets(from, role, by, Some(to), &mut |sq, capture| {
             hit |= capture && sq == to;
         });
         hit

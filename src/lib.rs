@@ -27,7 +27,6 @@ pub mod shard;
 pub mod tournament;
 pub mod variant;
 pub mod variant_file;
-pub mod variants;
 pub mod zobrist;
 
 pub use geometry::Square;

@@ -249,7 +249,7 @@ impl Position {
             Special::Sissa => self.sissa_targets(from, own, &mut visit),
             Special::Snake => self.snake_targets(from, own, &mut visit),
             Special::Venator => self.venator_targets(from, own, &mut visit),
-            Special::Betza => self.betza_targets(from, role, color, None, |to, _| visit(to)),
+            Special::Betza => self.betza_targets(from, role, color, None, &mut |to, _| visit(to)),
             Special::None | Special::Pawn | Special::Ninja => {}
         }
     }
@@ -271,14 +271,17 @@ impl Position {
 
     /// The targets of the file-defined piece of `role` and `color` on `from` by its XBetza
     /// walk, with whether each is a capture; `enemy_at` is a square to treat as holding an
-    /// enemy piece (an attack test asks about squares that may be empty).
+    /// enemy piece (an attack test asks about squares that may be empty). Kept out of line:
+    /// the built-in variants never call it, and their generator stays small.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn betza_targets(
         &self,
         from: Square,
         role: usize,
         color: Color,
         enemy_at: Option<Square>,
-        mut visit: impl FnMut(Square, bool),
+        visit: &mut dyn FnMut(Square, bool),
     ) {
         let Some(piece) = Role::from_code(role as u8).and_then(crate::pattern::custom) else {
             return;

@@ -1,6 +1,7 @@
-//! A variant is a small file of data ([`VariantSpec`], one per file in `src/variants/`),
-//! compiled once into the tables the generator reads ([`Variant`]): mailbox offsets for every
-//! role's leaps and slides, attack probes, castling squares, pawn ranges.
+//! A variant is data ([`VariantSpec`]: a section of variants/builtin.ini for the four built-in
+//! ones, embedded in the binary, or of a user's variant file), compiled once into the tables
+//! the generator reads ([`Variant`]): mailbox offsets for every role's leaps and slides,
+//! attack probes, castling squares, pawn ranges.
 
 use std::sync::{OnceLock, RwLock};
 
@@ -250,6 +251,8 @@ pub struct Variant {
     /// Roles with the Sissa, Snake, Venator or XBetza walkers, whose attacks are checked per
     /// piece.
     pub path_attackers: u32,
+    /// The same roles as a list of role codes, for the quick "has it any?" test.
+    pub path_roles: arrayvec::ArrayVec<u8, ROLE_COUNT>,
     /// Roles walked from their XBetza ([`Special::Betza`]).
     pub betza_roles: u32,
     pub snake: Vec<SnakeStep>,
@@ -368,6 +371,12 @@ impl Variant {
                 }
             }
         }
+        let path_roles = spec
+            .army
+            .iter()
+            .filter(|r| path_attackers & r.mask() != 0)
+            .map(|&r| r as u8)
+            .collect();
         let snake = pattern::snake_routes()
             .into_iter()
             .map(|r: SnakeRoute| SnakeStep {
@@ -445,6 +454,7 @@ impl Variant {
             leap_probes,
             slide_probes,
             path_attackers,
+            path_roles,
             betza_roles,
             snake,
             orth,
@@ -487,15 +497,18 @@ impl Variant {
     }
 
     /// Every variant the engine knows.
+    /// They are data: variants/builtin.ini, embedded and read the first time (a test reads it
+    /// and plays every perft suite, so a fault in it cannot reach a release).
     pub fn all() -> [&'static Variant; 4] {
         static CELL: OnceLock<[Variant; 4]> = OnceLock::new();
         let v = CELL.get_or_init(|| {
-            [
-                Variant::build(crate::variants::chess::spec()),
-                Variant::build(crate::variants::gustav3::spec()),
-                Variant::build(crate::variants::venator::spec()),
-                Variant::build(crate::variants::venomous::spec()),
-            ]
+            let text = include_str!("../variants/builtin.ini");
+            let specs = crate::variant_file::builtin_specs(text)
+                .unwrap_or_else(|e| panic!("the embedded variants/builtin.ini: {e}"));
+            let [chess, gustav3, venator, venomous]: [VariantSpec; 4] = specs
+                .try_into()
+                .unwrap_or_else(|_| panic!("variants/builtin.ini holds four variants"));
+            [chess, gustav3, venator, venomous].map(Variant::build)
         });
         [&v[0], &v[1], &v[2], &v[3]]
     }

@@ -405,9 +405,6 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         {
             return Err(bad("a name is 1-32 letters, digits, '-' or '_'"));
         }
-        if Role::BUILTIN.iter().any(|&r| file_name(r) == name) {
-            return Err(bad("that is a built-in piece's name"));
-        }
         let value = match w.get(2) {
             None => None,
             Some(t) => Some(
@@ -417,7 +414,38 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
                     .ok_or_else(|| bad("the value is centipawns, 0 to 10000"))?,
             ),
         };
-        let role = crate::pattern::define_custom(&name, w[1], value).map_err(|e| bad(&e))?;
+        // A built-in piece's XBetza names that piece, with its own walker and tuned value;
+        // not the king's, which is royal (`K` in a file is the commoner).
+        let builtin = Role::BUILTIN
+            .iter()
+            .copied()
+            .filter(|&r| r != Role::King)
+            .find(|&r| crate::pattern::pattern(r).xbetza == Some(w[1]));
+        let role = match builtin {
+            Some(r) => {
+                let own = crate::search::params::material(r);
+                if value.is_some_and(|v| v != own) {
+                    return Err(bad(&format!(
+                        "'{}' is the built-in {}'s XBetza, whose value is {own}",
+                        w[1],
+                        r.name()
+                    )));
+                }
+                r
+            }
+            None => {
+                if let Some(r) = Role::BUILTIN.iter().find(|&&r| file_name(r) == name) {
+                    let own = crate::pattern::pattern(*r)
+                        .xbetza
+                        .unwrap_or("its own walker");
+                    return Err(bad(&format!(
+                        "the built-in {} moves '{own}': give this piece another name",
+                        r.name()
+                    )));
+                }
+                crate::pattern::define_custom(&name, w[1], value).map_err(|e| bad(&e))?
+            }
+        };
         custom.push((name, role));
     }
     let (pieces, line) = get("pieces")?;
@@ -456,8 +484,8 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
     }
 
     let pawn_reach = match keys.get("pawn-reach") {
-        None => crate::variants::orthodox_pawn_reach(ranks),
-        Some((text, _)) if text == "orthodox" => crate::variants::orthodox_pawn_reach(ranks),
+        None => orthodox_pawn_reach(ranks),
+        Some((text, _)) if text == "orthodox" => orthodox_pawn_reach(ranks),
         Some((text, line)) => {
             let reach: Option<Vec<u8>> = text.split_whitespace().map(|w| w.parse().ok()).collect();
             let reach = reach
@@ -634,6 +662,14 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
     Ok((spec, start_line))
 }
 
+/// Orthodox pawn ranges for a board of `ranks` ranks: a double step from the second rank,
+/// one step elsewhere.
+fn orthodox_pawn_reach(ranks: u8) -> Vec<u8> {
+    (0..ranks)
+        .map(|r| if r == 1 { 3 } else { (r + 1).min(ranks - 1) })
+        .collect()
+}
+
 /// The name a file gives a role by: its English name with hyphens (`archbishop`,
 /// `sorcerer-snake`, `wazir-knight`).
 fn file_name(role: Role) -> String {
@@ -712,6 +748,27 @@ fn army(text: &str, custom: &[(String, Role)]) -> Result<(Vec<Role>, Letters), S
         }
     }
     Ok((army, letters))
+}
+
+/// The specs of the built-in variants from their embedded file (variants/builtin.ini), for
+/// [`Variant::all`]: no parent, no loaded variant and no start-position check is consulted,
+/// since the built-in variants are being made.
+pub(crate) fn builtin_specs(text: &str) -> Result<Vec<VariantSpec>, FileError> {
+    let file = "variants/builtin.ini";
+    let all = sections(file, text)?;
+    let mut out = Vec::new();
+    for (i, section) in all.iter().enumerate() {
+        if section.parent.is_some() {
+            return Err(FileError {
+                file: file.to_string(),
+                line: section.line,
+                fault: "a built-in variant has no parent".to_string(),
+            });
+        }
+        let keys = resolve(file, &all, i, &mut Vec::new())?;
+        out.push(spec(file, section, &keys)?.0);
+    }
+    Ok(out)
 }
 
 /// Variants loaded from files, in load order.
