@@ -4,8 +4,8 @@
 
 mod support;
 
-use sissa::search::epd::parse_epd;
-use sissa::variant::Variant;
+use sissa::rules::variant::Variant;
+use sissa::tools::epd::parse_epd;
 use support::{Scratch, forced_mate, sissa, text};
 
 fn suite(name: &str) -> String {

@@ -2,7 +2,8 @@
 //! counts stay available to `sissa perft --suite`).
 
 use sissa::Position;
-use sissa::perft::{parse_suite, perft};
+use sissa::rules::perft::perft;
+use sissa::tools::perft_suite::parse_suite;
 
 /// Leaf counts above this are left to `sissa perft --suite`.
 const MAX_LEAVES: u64 = 20_000_000;

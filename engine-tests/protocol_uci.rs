@@ -342,6 +342,11 @@ fn d_and_eval_describe_the_position() {
         text.contains("Material") && text.contains("total"),
         "{text}"
     );
+    // Venator has a network built in; without it the search uses the hand-written terms.
+    assert!(line.contains("32 hidden a side"), "{line}");
+    e.send("setoption name UseNNUE value false");
+    e.send("eval");
+    let (line, _) = e.until(|l| l.starts_with("Network"));
     assert!(line.contains("hand-written"), "{line}");
     e.send("quit");
     assert!(e.wait_exit());

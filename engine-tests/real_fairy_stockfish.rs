@@ -8,10 +8,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use sissa::perft::perft;
 use sissa::rng::Rng;
-use sissa::role::Color;
-use sissa::variant_file::load;
+use sissa::rules::perft::perft;
+use sissa::rules::role::Color;
+use sissa::tools::variant_files::load;
 use sissa::{Position, Variant};
 
 fn fairy_stockfish() -> Option<PathBuf> {

@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use sissa::moves::MoveKind;
+use sissa::rules::moves::MoveKind;
 use sissa::{Position, Variant};
 
 /// One XBoard at a time: they share the machine with the engines they run.
@@ -314,7 +314,7 @@ fn xboard_match_file_variant() {
         return;
     };
     let file = format!("{}/variants/sissa.ini", env!("CARGO_MANIFEST_DIR"));
-    sissa::variant_file::load(Path::new(&file)).expect("variants/sissa.ini");
+    sissa::tools::variant_files::load(Path::new(&file)).expect("variants/sissa.ini");
     let engine = format!("{} --variants {file}", support::engine_path());
     let game = play_with(&xboard, "sissa-chess", None, &engine);
     assert!(game.debug.contains("setup ("), "no setup line");

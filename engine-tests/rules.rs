@@ -2,8 +2,8 @@
 //! passant, drops, castling, game ends, FEN and move-string errors, and make/unmake/hash
 //! consistency over whole perft trees.
 
-use sissa::fen::FenError;
-use sissa::game::Termination;
+use sissa::notation::fen::FenError;
+use sissa::rules::game::Termination;
 use sissa::{MoveError, Position, Variant};
 
 fn pos(variant: &str, fen: &str) -> Position {
@@ -737,7 +737,7 @@ fn unmake_restores_position_and_hash_everywhere_in_perft_trees() {
     for file in ["chess.epd", "gustav3.epd", "venator.epd", "venomous.epd"] {
         let text = std::fs::read_to_string(format!("{}/perft/{file}", env!("CARGO_MANIFEST_DIR")))
             .unwrap();
-        for entry in sissa::perft::parse_suite(&text).unwrap() {
+        for entry in sissa::tools::perft_suite::parse_suite(&text).unwrap() {
             let mut p = Position::from_fen(entry.variant, &entry.fen).unwrap();
             let depth = if p.legal_moves().len() > 40 { 1 } else { 2 };
             walk(&mut p, depth, &mut total);

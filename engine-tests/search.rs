@@ -459,7 +459,7 @@ fn bench_is_deterministic_and_ends_with_the_totals() {
 #[test]
 fn weakened_searches_play_legal_moves_at_a_shallow_depth_and_not_always_the_best() {
     let mut differs = 0;
-    let positions = random_positions(6);
+    let positions = random_positions(12);
     for mut pos in positions.clone() {
         let legal = pos.legal_moves();
         if legal.len() < 2 {
@@ -480,9 +480,11 @@ fn weakened_searches_play_legal_moves_at_a_shallow_depth_and_not_always_the_best
         let (full, _) = search(&mut pos, &depth(1));
         differs += usize::from(full.best != Some(mv));
     }
+    // Random play leaves pieces hanging, and no handicap gives those away: level 0 plays
+    // another move than the full search in at least one position in five.
     assert!(
         differs * 5 > positions.len(),
-        "level 0 chose the full-strength move {differs} of {} times",
+        "level 0 played another move than the full search only {differs} of {} times",
         positions.len()
     );
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 mod support;
 
-use sissa::pgn::parse_pgn;
+use sissa::notation::pgn::parse_pgn;
 use sissa::tournament::stats::{
     Pentanomial, Sprt, SprtModel, SprtVerdict, Wld, expected_score, llr_bayes, llr_gsprt,
 };

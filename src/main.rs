@@ -7,7 +7,8 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use sissa::Position;
-use sissa::perft::{divide, divide_parallel, parse_suite, perft};
+use sissa::rules::perft::{divide, divide_parallel, perft};
+use sissa::tools::perft_suite::parse_suite;
 
 #[derive(Parser)]
 #[command(
@@ -65,14 +66,14 @@ enum Command {
         against: Option<String>,
     },
     /// Search one position and print UCI-style info lines and bestmove.
-    Search(sissa::search::cli::SearchArgs),
+    Search(sissa::tools::cli::SearchArgs),
     /// Fixed-depth search over fixed positions of all four variants; the node count is the
     /// change signature.
-    Bench(sissa::search::cli::BenchArgs),
+    Bench(sissa::tools::cli::BenchArgs),
     /// Play the engine against itself with different options (strength measurements).
-    Selfplay(sissa::search::selfplay::SelfplayArgs),
+    Selfplay(sissa::tools::selfplay::SelfplayArgs),
     /// Run an EPD test suite (bm, am, dm) and report what is solved.
-    Epd(sissa::search::epd::EpdArgs),
+    Epd(sissa::tools::epd::EpdArgs),
     /// Make training positions by self-play (or merge or inspect data files).
     Datagen(sissa::nnue::datagen::DatagenArgs),
     /// Train a network on data files from `sissa datagen`.
@@ -98,7 +99,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     for file in &cli.variants {
-        if let Err(e) = sissa::variant_file::load(std::path::Path::new(file)) {
+        if let Err(e) = sissa::tools::variant_files::load(std::path::Path::new(file)) {
             eprintln!("sissa: {e}");
             return ExitCode::FAILURE;
         }
@@ -128,10 +129,10 @@ fn main() -> ExitCode {
                 hash,
             ),
         },
-        Some(Command::Search(args)) => sissa::search::cli::run_search(&args),
-        Some(Command::Bench(args)) => sissa::search::cli::run_bench(&args),
-        Some(Command::Selfplay(args)) => sissa::search::selfplay::run_selfplay(&args),
-        Some(Command::Epd(args)) => sissa::search::epd::run_epd(&args),
+        Some(Command::Search(args)) => sissa::tools::cli::run_search(&args),
+        Some(Command::Bench(args)) => sissa::tools::cli::run_bench(&args),
+        Some(Command::Selfplay(args)) => sissa::tools::selfplay::run_selfplay(&args),
+        Some(Command::Epd(args)) => sissa::tools::epd::run_epd(&args),
         Some(Command::Datagen(args)) => sissa::nnue::datagen::run_datagen(&args),
         Some(Command::Train(args)) => sissa::nnue::train::run_train(&args),
         Some(Command::Match(args)) => sissa::tournament::run_match(&args),
@@ -152,8 +153,8 @@ fn main() -> ExitCode {
 /// `sissa variants`: checks the files given, then lists every variant known (or shows one).
 fn run_variants(check: &[String], show: Option<&str>) -> Result<(), String> {
     for file in check {
-        let loaded =
-            sissa::variant_file::load(std::path::Path::new(file)).map_err(|e| e.to_string())?;
+        let loaded = sissa::tools::variant_files::load(std::path::Path::new(file))
+            .map_err(|e| e.to_string())?;
         let names: Vec<&str> = loaded.iter().map(|v| v.id()).collect();
         println!(
             "{file}: ok, {} variant(s): {}",
@@ -164,7 +165,7 @@ fn run_variants(check: &[String], show: Option<&str>) -> Result<(), String> {
     if let Some(name) = show {
         print!(
             "{}",
-            sissa::variant_file::describe(sissa::Variant::lookup(name)?)
+            sissa::rules::variant_file::describe(sissa::Variant::lookup(name)?)
         );
         return Ok(());
     }
@@ -220,9 +221,9 @@ fn run_against(
     depth: Option<u32>,
     cmd: &str,
 ) -> Result<(), String> {
-    let depth = sissa::perft::check_depth(depth.unwrap_or(1))?.max(1);
+    let depth = sissa::rules::perft::check_depth(depth.unwrap_or(1))?.max(1);
     let pos = Position::setup(variant, fen, moves)?;
-    let (report, agree) = sissa::perft_diff::compare(&pos, depth, cmd)?;
+    let (report, agree) = sissa::tools::perft_diff::compare(&pos, depth, cmd)?;
     print!("{report}");
     if agree {
         Ok(())
@@ -240,7 +241,7 @@ fn run_perft(
     threads: usize,
     hash: Option<usize>,
 ) -> Result<(), String> {
-    let depth = sissa::perft::check_depth(depth)?;
+    let depth = sissa::rules::perft::check_depth(depth)?;
     let threads = perft_threads(threads)?;
     let mut pos = Position::setup(variant, fen, moves)?;
     let start = Instant::now();
@@ -251,7 +252,7 @@ fn run_perft(
             divide_parallel(&pos, depth, threads, hash)?
         };
         for (m, n) in &counts {
-            println!("{m}: {n}");
+            println!("{}: {n}", pos.move_text(*m, 1));
         }
         println!();
         counts.iter().map(|(_, n)| n).sum()

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use sissa::moves::MoveKind;
+use sissa::rules::moves::MoveKind;
 use sissa::{Position, Square};
 
 /// How long a test waits for a line before it declares the engine stuck.
@@ -328,8 +328,8 @@ pub fn expected_highlight(pos: &mut Position, from: Option<Square>) -> String {
 pub fn is_checkmate(pos: &mut Position) -> bool {
     matches!(
         pos.outcome(),
-        Some(sissa::game::Outcome {
-            termination: sissa::game::Termination::Checkmate,
+        Some(sissa::rules::game::Outcome {
+            termination: sissa::rules::game::Termination::Checkmate,
             ..
         })
     )

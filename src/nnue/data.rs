@@ -15,7 +15,7 @@
 //! A record: one flag byte (bit 0 the side to move, 1 for Black; bits 1-2 the game's result
 //! for White: 0 loss, 1 draw, 2 win), the search score (i16, centipawns, side to move's
 //! view), the game ply (u16), White's and Black's pieces in hand (u8 each), an occupancy
-//! bitmap over the board's real squares in [`crate::geometry::Geometry::squares`] order
+//! bitmap over the board's real squares in [`crate::rules::geometry::Geometry::squares`] order
 //! (one bit a square, rounded up to whole bytes), then one piece code a set bit (colour bit
 //! and role, as on the board). Castling rights, en passant and the move counters are not
 //! kept: the evaluation does not read them.
@@ -25,9 +25,9 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-use crate::position::Position;
-use crate::role::{Color, Piece};
-use crate::variant::Variant;
+use crate::rules::position::Position;
+use crate::rules::role::{Color, Piece};
+use crate::rules::variant::Variant;
 
 /// The first bytes of every data file.
 pub const MAGIC: &[u8; 8] = b"SISSADAT";

@@ -16,15 +16,15 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::game::Outcome;
-use crate::position::Position;
 use crate::rng::Rng;
-use crate::role::Color;
+use crate::rules::game::Outcome;
+use crate::rules::position::Position;
+use crate::rules::role::Color;
+use crate::rules::variant::Variant;
 use crate::search::movepick::is_tactical;
-use crate::search::selfplay::{OpeningCheck, balanced_opening};
 use crate::search::{Control, Limits, Score, Searcher};
-use crate::shard::{parse_shard, shard_range};
-use crate::variant::Variant;
+use crate::tools::selfplay::{OpeningCheck, balanced_opening};
+use crate::tools::shard::{parse_shard, shard_range};
 
 use super::data::{DataSet, DataWriter, GameResult, Sample};
 

@@ -8,10 +8,10 @@ use arrayvec::ArrayVec;
 
 use super::features::Layout;
 use super::net::Network;
-use crate::geometry::Square;
-use crate::moves::MoveKind;
-use crate::position::Position;
-use crate::role::{Color, EMPTY, Piece, Role};
+use crate::rules::geometry::Square;
+use crate::rules::moves::MoveKind;
+use crate::rules::position::Position;
+use crate::rules::role::{Color, EMPTY, Piece, Role};
 
 /// What one move changed: pieces taken off squares, pieces put on squares, and the hand
 /// feature that a drop cleared (owner, index).
@@ -211,7 +211,7 @@ impl Nnue {
 mod tests {
     use super::*;
     use crate::nnue::train::FloatNet;
-    use crate::variant::Variant;
+    use crate::rules::variant::Variant;
 
     /// Walks the legal move tree to `depth`, checking the lazily updated score against a
     /// fresh one at every node; counts the kinds of moves (and promotions) played.
@@ -246,7 +246,7 @@ mod tests {
             let suite = format!("{}/perft/{}.epd", env!("CARGO_MANIFEST_DIR"), v.id());
             let text = std::fs::read_to_string(&suite).expect("suite");
             let mut kinds = [0u64; 6];
-            let mut fens: Vec<String> = crate::perft::parse_suite(&text)
+            let mut fens: Vec<String> = crate::tools::perft_suite::parse_suite(&text)
                 .expect("suite")
                 .into_iter()
                 .map(|e| e.fen)
@@ -261,7 +261,7 @@ mod tests {
                 walk(&mut nnue, &mut pos, 2, 0, &mut kinds);
                 // A null move changes nothing but the side to move.
                 if !pos.in_check() {
-                    pos.make(crate::moves::Move::NULL);
+                    pos.make(crate::rules::moves::Move::NULL);
                     nnue.played(&pos, 1);
                     assert_eq!(
                         nnue.evaluate(&pos, 1),

@@ -1,15 +1,15 @@
 //! The network's inputs: one feature a (relative colour, role, square) of the variant's
 //! board, seen from each side, plus the pieces in hand.
 //!
-//! From White's side a square is its index in [`crate::geometry::Geometry::squares`]; from
+//! From White's side a square is its index in [`crate::rules::geometry::Geometry::squares`]; from
 //! Black's the board is mirrored rank for rank first (every board Sissa plays is symmetric
 //! that way), so that one set of weights serves both sides. Holes have no feature. A side's
 //! hand of n pieces sets the first n of its [`Layout::hand_slots`] hand features (a count in
 //! unary, so that a drop clears just one feature).
 
-use crate::geometry::Square;
-use crate::role::{Color, Piece, ROLE_COUNT};
-use crate::variant::Variant;
+use crate::rules::geometry::Square;
+use crate::rules::role::{Color, Piece, ROLE_COUNT};
+use crate::rules::variant::Variant;
 
 /// The feature layout of one variant.
 #[derive(Clone, Debug)]

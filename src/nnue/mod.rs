@@ -15,12 +15,15 @@ pub mod train;
 
 use std::sync::{Arc, OnceLock};
 
-use crate::variant::Variant;
+use crate::rules::variant::Variant;
 use net::Network;
 
 /// The networks built into the binary: (variant id, file bytes). docs/nnue.md tells how
 /// each was trained and what it gained.
-const EMBEDDED: &[(&str, &[u8])] = &[("gustav3", include_bytes!("../../nets/gustav3.nnue"))];
+const EMBEDDED: &[(&str, &[u8])] = &[
+    ("gustav3", include_bytes!("../../nets/gustav3.nnue")),
+    ("venator", include_bytes!("../../nets/venator.nnue")),
+];
 
 /// The network built in for `variant`, if it has one.
 pub fn embedded(variant: &'static Variant) -> Option<Arc<Network>> {

@@ -14,7 +14,7 @@
 //! bias (i32). Nothing may follow.
 
 use super::features::Layout;
-use crate::variant::Variant;
+use crate::rules::variant::Variant;
 
 pub const MAGIC: &[u8; 8] = b"SISSANET";
 pub const VERSION: u16 = 1;

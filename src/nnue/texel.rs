@@ -6,7 +6,7 @@
 use super::data::DataSet;
 use super::net::SCALE;
 use super::train::{Adam, sigmoid, split, target};
-use crate::role::Role;
+use crate::rules::role::Role;
 use crate::search::eval;
 use crate::search::params::material;
 

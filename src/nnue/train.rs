@@ -16,8 +16,8 @@ use super::data::{DataSet, Sample};
 use super::features::Layout;
 use super::net::{Network, QA, QB, SCALE, W1_LIMIT};
 use crate::rng::Rng;
-use crate::role::Color;
-use crate::variant::Variant;
+use crate::rules::role::Color;
+use crate::rules::variant::Variant;
 
 /// `sissa train`.
 #[derive(Args, Debug)]
@@ -631,7 +631,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::nnue::data::GameResult;
-    use crate::position::Position;
+    use crate::rules::position::Position;
 
     /// Positions of random games, labelled by their material balance.
     fn material_set(variant: &str, n: usize) -> Prepared {

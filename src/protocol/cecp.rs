@@ -13,14 +13,15 @@ use super::{
     SKILL_LEVEL, UCI_ELO, load_variants, parse_bool, parse_clamped, send, set_eval_file,
     set_strength, set_switch,
 };
-use crate::geometry::Square;
-use crate::moves::{Move, MoveError, MoveKind};
-use crate::position::Position;
-use crate::role::{Color, Role};
+use crate::notation::uci::MoveError;
+use crate::rules::geometry::Square;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+use crate::rules::role::{Color, Role};
+use crate::rules::variant::Variant;
 use crate::search::params::SearchParams;
 use crate::search::time::TimeManager;
 use crate::search::{Clock, Info, Limits, MAX_DEPTH, Score, SearchOptions, skill, tt};
-use crate::variant::Variant;
 
 /// Search time per move when XBoard has sent no clock, no `st` and no `sd`.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
@@ -938,7 +939,7 @@ fn custom_slot(variant: &Variant, role: Role) -> usize {
         .map(|&r| slot(variant, r))
         .collect();
     for &r in army.iter().filter(|r| r.is_custom()) {
-        let own = match crate::pattern::custom(r).map(|c| c.betza.text()) {
+        let own = match crate::rules::pattern::custom(r).map(|c| c.betza.text()) {
             Some("F") => Some(5),
             Some("A") => Some(6),
             Some("W") => Some(9),
@@ -1000,7 +1001,7 @@ fn piece_lines(v: &Variant) -> Vec<String> {
         .iter()
         .filter(|role| !role.is_orthodox())
         .filter_map(|&role| {
-            let betza = crate::pattern::pattern(role).xbetza?;
+            let betza = crate::rules::pattern::pattern(role).xbetza?;
             Some(format!("piece {}& {betza}", v.letter(role)))
         })
         .collect()

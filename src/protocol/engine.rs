@@ -8,8 +8,8 @@ use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
 use super::{Event, send};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::search::{Control, Info, Limits, MAX_THREADS, SearchResult, Searcher, tt};
 
 /// Prints one progress report; owns whatever it needs to format the PV.

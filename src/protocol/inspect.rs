@@ -2,8 +2,8 @@
 //! evaluation term by term).
 
 use crate::nnue::eval::Nnue;
-use crate::position::Position;
-use crate::role::Color;
+use crate::rules::position::Position;
+use crate::rules::role::Color;
 use crate::search::SearchOptions;
 use crate::search::eval::{self, Term};
 
@@ -155,7 +155,7 @@ pub fn eval_text(pos: &Position, options: &SearchOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
+    use crate::rules::variant::Variant;
 
     #[test]
     fn the_board_text_shows_the_fen_placement() {

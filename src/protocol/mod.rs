@@ -247,8 +247,8 @@ pub(crate) fn load_variants(value: &str) -> Result<String, String> {
     if value.is_empty() || value == "<empty>" {
         return Ok("VariantPath: no file".to_string());
     }
-    let loaded =
-        crate::variant_file::load(std::path::Path::new(value)).map_err(|e| e.to_string())?;
+    let loaded = crate::tools::variant_files::load(std::path::Path::new(value))
+        .map_err(|e| e.to_string())?;
     let names: Vec<&str> = loaded.iter().map(|v| v.id()).collect();
     Ok(format!(
         "VariantPath: {value}: {} variant(s): {}",

@@ -10,12 +10,12 @@ use super::{
     SKILL_LEVEL, UCI_ELO, load_variants, parse_bool, parse_clamped, send, set_eval_file,
     set_strength, set_switch,
 };
-use crate::position::Position;
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use crate::search::{
     Bound, Clock, Info, Limits, MAX_DEPTH, MAX_THREADS, Score, SearchOptions, SearchResult,
     params::SearchParams, skill, tt,
 };
-use crate::variant::Variant;
 
 /// The words of `go` that start a limit or a mode.
 const GO_KEYS: [&str; 13] = [
@@ -374,7 +374,9 @@ impl Uci {
                 "infinite" => limits.infinite = true,
                 "ponder" => ponder = true,
                 "perft" => {
-                    let depth = number(crate::perft::MAX_DEPTH as u64).unwrap_or(1).max(1);
+                    let depth = number(crate::rules::perft::MAX_DEPTH as u64)
+                        .unwrap_or(1)
+                        .max(1);
                     self.worker.start_perft(self.pos.clone(), depth as u32);
                     return;
                 }

@@ -2,12 +2,12 @@
 //! mobility, king safety, pawn structure and passed pawns, Ninja pawns in hand, tempo, and a
 //! scale-down of drawish endings. Every number comes from [`super::params`].
 
-use crate::geometry::SquareSet;
-use crate::geometry::{CELLS, Square};
-use crate::pattern::Special;
-use crate::position::Position;
-use crate::role::{Color, EMPTY, ROLE_COUNT, Role, code_role};
-use crate::variant::{PerVariant, Variant};
+use crate::rules::geometry::SquareSet;
+use crate::rules::geometry::{CELLS, Square};
+use crate::rules::pattern::Special;
+use crate::rules::position::Position;
+use crate::rules::role::{Color, EMPTY, ROLE_COUNT, Role, code_role};
+use crate::rules::variant::{PerVariant, Variant};
 
 use super::params::{self as p, Pair};
 
@@ -444,7 +444,7 @@ fn evaluate_with(pos: &Position, tr: &mut impl Tracer) -> (i32, Trace) {
             k.shift(2 * fwd),
         ] {
             let code = pos.board[s.index()];
-            if code & crate::role::COLOR_BITS == c.bit()
+            if code & crate::rules::role::COLOR_BITS == c.bit()
                 && Role::from_code(code_role(code)).is_some_and(|r| r.is_pawn_like())
             {
                 put(&mut score, ci, Term::KingShield, (p::KING_SHIELD, 0), tr);

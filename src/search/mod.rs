@@ -12,15 +12,11 @@
 //! - [`bench`], [`selfplay`], [`cli`]: the `sissa bench`, `sissa selfplay` and
 //!   `sissa search` tools.
 
-pub mod bench;
-pub mod cli;
-pub mod epd;
 pub mod eval;
 pub mod movepick;
 pub mod params;
 pub mod pvs;
 pub mod see;
-pub mod selfplay;
 pub mod skill;
 pub mod time;
 pub mod tt;
@@ -29,10 +25,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::moves::Move;
 use crate::nnue::net::Network;
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
 use movepick::History;
 use tt::TranspositionTable;

@@ -4,11 +4,11 @@
 
 use arrayvec::ArrayVec;
 
-use crate::geometry::CELLS;
-use crate::movegen::{MAX_MOVES, MoveList};
-use crate::moves::{Move, MoveKind};
-use crate::position::Position;
-use crate::role::{ROLE_COUNT, Role};
+use crate::rules::geometry::CELLS;
+use crate::rules::movegen::{MAX_MOVES, MoveList};
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+use crate::rules::role::{ROLE_COUNT, Role};
 
 use super::params::{HISTORY_MAX, material};
 use super::see::see_ge;
@@ -431,7 +431,7 @@ fn tactical_score(pos: &Position, mv: Move, history: &History) -> i32 {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::variant::Variant;
+    use crate::rules::variant::Variant;
 
     #[test]
     fn the_picker_yields_every_move_exactly_once() {

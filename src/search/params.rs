@@ -2,7 +2,7 @@
 //! place. Evaluation terms are (middlegame, endgame) pairs in centipawns, blended by the game
 //! phase.
 
-use crate::role::Role;
+use crate::rules::role::Role;
 
 /// A (middlegame, endgame) pair.
 pub type Pair = (i32, i32);
@@ -42,7 +42,7 @@ pub fn material(role: Role) -> i32 {
         Role::Archbishop => 875,
         Role::Chancellor => 925,
         // A file's piece: the value its file gives, or one estimated from its reach.
-        _ => crate::pattern::custom(role).map_or(0, |c| c.value),
+        _ => crate::rules::pattern::custom(role).map_or(0, |c| c.value),
     }
 }
 

@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrayvec::ArrayVec;
 
-use crate::moves::Move;
 use crate::nnue::eval::Nnue;
-use crate::position::Position;
 use crate::rng::Rng;
-use crate::role::{Color, Role};
-use crate::variant::StalemateResult;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::role::{Color, Role};
+use crate::rules::variant::StalemateResult;
 
 use super::eval;
 use super::movepick::{
@@ -190,7 +190,7 @@ impl<'a> Search<'a> {
             counter: None,
             conts: [None; 3],
         };
-        let mut list = crate::movegen::MoveList::new();
+        let mut list = crate::rules::movegen::MoveList::new();
         list.extend(root.iter().copied());
         let mut picker = MovePicker::new(pos, list, &hints, self.history);
         self.root.clear();

@@ -15,10 +15,10 @@
 
 use arrayvec::ArrayVec;
 
-use crate::geometry::Square;
-use crate::moves::{Move, MoveKind};
-use crate::position::Position;
-use crate::role::Role;
+use crate::rules::geometry::Square;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+use crate::rules::role::Role;
 
 use super::params::material;
 
@@ -155,7 +155,7 @@ fn best_promotion(pos: &Position) -> Option<Role> {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::variant::Variant;
+    use crate::rules::variant::Variant;
 
     /// The exchange played with the full legal move generator: at every step, of the legal
     /// captures on the square the one by the least valuable piece (lowest square on ties,

@@ -13,8 +13,8 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use crate::geometry::Square;
-use crate::moves::{Move, MoveKind};
+use crate::rules::geometry::Square;
+use crate::rules::moves::{Move, MoveKind};
 
 use super::Bound;
 use super::MATE_BOUND;

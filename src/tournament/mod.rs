@@ -22,10 +22,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::pgn::parse_pgn;
-use crate::role::Color;
-use crate::shard::{parse_shard, shard_range};
-use crate::variant::Variant;
+use crate::notation::pgn::parse_pgn;
+use crate::rules::role::Color;
+use crate::rules::variant::Variant;
+use crate::tools::shard::{parse_shard, shard_range};
 use engine::{Engine, EngineSpec, IoLog, LogTarget};
 use openings::Opening;
 use referee::{Adjudication, DrawRule, GameRecord, GameSetup, ResignRule, play_game};

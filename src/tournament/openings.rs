@@ -4,12 +4,12 @@
 
 use std::collections::HashSet;
 
-use crate::moves::MoveKind;
-use crate::position::Position;
 use crate::rng::Rng;
+use crate::rules::moves::MoveKind;
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 use crate::search::Searcher;
 use crate::search::params::material as material_value;
-use crate::variant::Variant;
 
 /// A start position and the book moves (UCI form) played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,12 +10,12 @@ use super::engine::{
 };
 use super::openings::Opening;
 use super::tc::Limits;
-use crate::game::Termination;
-use crate::pgn::{PgnGame, PgnMove};
-use crate::position::Position;
-use crate::role::Color;
-use crate::san::{parse_san, to_san};
-use crate::variant::Variant;
+use crate::notation::pgn::{PgnGame, PgnMove};
+use crate::notation::san::{parse_san, to_san};
+use crate::rules::game::Termination;
+use crate::rules::position::Position;
+use crate::rules::role::Color;
+use crate::rules::variant::Variant;
 
 /// cutechess's resign adjudication: a side whose engine reports at most `-score` for
 /// `movecount` consecutive moves loses; with `twosided`, only if the opponent's engine

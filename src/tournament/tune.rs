@@ -19,7 +19,7 @@ use super::GameArgs;
 use super::engine::EngineSpec;
 use super::referee::play_game;
 use crate::rng::Rng;
-use crate::role::Color;
+use crate::rules::role::Color;
 use crate::search::params::{SearchParams, TUNABLES, Tunable, tunable_names};
 
 /// `sissa tune`: tune search numbers by SPSA over games.

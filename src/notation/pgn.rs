@@ -1,12 +1,12 @@
 //! PGN: writing games (tags, SAN movetext with comments, line-wrapped) and reading them back
-//! (tags, SAN in the forms of [`crate::san`], comments, NAGs, variations skipped).
+//! (tags, SAN in the forms of [`crate::notation::san`], comments, NAGs, variations skipped).
 //!
 //! The `Variant` tag names the variant by engine id (`chess`, `gustav3`, `venator`,
 //! `venomous`; `Standard` is read as chess); `FEN` with `SetUp "1"` gives the start position.
 
-use crate::position::Position;
-use crate::san::{SanError, parse_san};
-use crate::variant::Variant;
+use crate::notation::san::{SanError, parse_san};
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
 /// One move of a game as PGN stores it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,12 +4,12 @@
 
 use arrayvec::ArrayVec;
 
-use crate::geometry::{CELLS, Square};
-use crate::moves::{Move, MoveKind};
-use crate::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Piece, ROLE_COUNT, Role, code_role};
-use crate::variant::CastlingRights;
-use crate::variant::Variant;
-use crate::zobrist::keys;
+use crate::rules::geometry::{CELLS, Square};
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Piece, ROLE_COUNT, Role, code_role};
+use crate::rules::variant::CastlingRights;
+use crate::rules::variant::Variant;
+use crate::rules::zobrist::keys;
 
 /// Most pieces one side may have on the board.
 pub const MAX_PIECES: usize = 64;
@@ -104,12 +104,6 @@ impl Position {
             hash: 0,
             history: Vec::new(),
         }
-    }
-
-    /// The start position of `variant`.
-    pub fn startpos(variant: &'static Variant) -> Position {
-        Position::from_fen(variant, variant.spec.start_fen)
-            .expect("start FEN of a built-in variant")
     }
 
     pub fn variant(&self) -> &'static Variant {

@@ -1,6 +1,6 @@
 //! Board shapes: a rectangle of up to 16x16 squares with any set of holes, laid out as a
 //! padded mailbox. Every square outside the board, and every hole, holds the
-//! [`OFFBOARD`](crate::role::OFFBOARD) sentinel, so a move generator that walks one step at a
+//! [`OFFBOARD`](crate::rules::role::OFFBOARD) sentinel, so a move generator that walks one step at a
 //! time stops at holes and edges with the same single test it uses for pieces.
 
 use std::fmt;
@@ -264,9 +264,9 @@ mod tests {
     fn padding_stops_every_single_step_and_knight_leap() {
         let g = gustavian();
         for &sq in g.squares() {
-            let steps = crate::pattern::KNIGHT
+            let steps = crate::rules::pattern::KNIGHT
                 .iter()
-                .chain(&crate::pattern::KING_STEPS);
+                .chain(&crate::rules::pattern::KING_STEPS);
             for &(df, dr) in steps {
                 let (df, dr) = (df as i32, dr as i32);
                 let to = sq.shift(g.offset(df, dr));

@@ -24,14 +24,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::RwLock;
 
-use crate::geometry::{Geometry, MAX_SIDE};
-use crate::position::Position;
-use crate::role::Role;
-use crate::variant::{
+use crate::rules::geometry::{Geometry, MAX_SIDE};
+use crate::rules::role::Role;
+use crate::rules::variant::{
     CastleSide, CastlingRule, EndRules, HandRule, InsufficientMaterial, StalemateResult, Variant,
     VariantSpec, letter_in,
 };
-use crate::zobrist::MAX_HAND;
+use crate::rules::zobrist::MAX_HAND;
 
 /// A fault in a variant file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -258,7 +257,11 @@ fn variant_keys(v: &Variant) -> Vec<(String, String)> {
     .into_iter()
     .map(|(k, val)| (k.to_string(), val))
     .collect();
-    for c in s.army.iter().filter_map(|&r| crate::pattern::custom(r)) {
+    for c in s
+        .army
+        .iter()
+        .filter_map(|&r| crate::rules::pattern::custom(r))
+    {
         let line = format!("{} {} {}", c.name, c.betza.text(), c.value);
         keys.insert(2, (format!("piece:{}", c.name), line));
     }
@@ -420,13 +423,13 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
             .iter()
             .copied()
             .filter(|&r| r != Role::King)
-            .find(|&r| crate::pattern::pattern(r).xbetza == Some(w[1]));
+            .find(|&r| crate::rules::pattern::pattern(r).xbetza == Some(w[1]));
         let role = match builtin {
             Some(r) => {
-                let own = crate::search::params::material(r);
-                if value.is_some_and(|v| v != own) {
+                if value.is_some() {
                     return Err(bad(&format!(
-                        "'{}' is the built-in {}'s XBetza, whose value is {own}",
+                        "'{}' is the built-in {}'s XBetza, which has its own value: leave \
+                         the value out",
                         w[1],
                         r.name()
                     )));
@@ -435,7 +438,7 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
             }
             None => {
                 if let Some(r) = Role::BUILTIN.iter().find(|&&r| file_name(r) == name) {
-                    let own = crate::pattern::pattern(*r)
+                    let own = crate::rules::pattern::pattern(*r)
                         .xbetza
                         .unwrap_or("its own walker");
                     return Err(bad(&format!(
@@ -443,7 +446,7 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
                         r.name()
                     )));
                 }
-                crate::pattern::define_custom(&name, w[1], value).map_err(|e| bad(&e))?
+                crate::rules::pattern::define_custom(&name, w[1], value).map_err(|e| bad(&e))?
             }
         };
         custom.push((name, role));
@@ -780,8 +783,14 @@ pub fn loaded() -> Vec<&'static Variant> {
 }
 
 /// Parses and checks every variant of a file's text without registering any: the
-/// variants, compiled. `file` names the text in messages.
-pub fn parse(file: &str, text: &str) -> Result<Vec<&'static Variant>, FileError> {
+/// variants, compiled. `file` names the text in messages; `start_fits` checks a variant's
+/// start position (the FEN reader is a layer above: [`crate::tools::variant_files::parse`]
+/// passes it).
+pub fn compile(
+    file: &str,
+    text: &str,
+    start_fits: &dyn Fn(&'static Variant) -> Result<(), String>,
+) -> Result<Vec<&'static Variant>, FileError> {
     let all = sections(file, text)?;
     let mut out = Vec::new();
     for (i, section) in all.iter().enumerate() {
@@ -819,7 +828,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<&'static Variant>, FileError>
         let variant =
             Variant::try_build(spec).map_err(|e| at(section.line, format!("{name}: {e}")))?;
         let variant: &'static Variant = Box::leak(Box::new(variant));
-        if let Err(e) = Position::from_fen(variant, variant.spec.start_fen) {
+        if let Err(e) = start_fits(variant) {
             return Err(at(
                 start_line,
                 format!("{name}: the start position does not fit: {e}"),
@@ -830,18 +839,9 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<&'static Variant>, FileError>
     Ok(out)
 }
 
-/// Loads a file's variants and makes them known to [`Variant::by_name`]: all of them, or
-/// none if any has an error.
-pub fn load(path: &std::path::Path) -> Result<Vec<&'static Variant>, FileError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| FileError {
-        file: file.clone(),
-        line: 0,
-        fault: format!("cannot read it: {e}"),
-    })?;
-    let variants = parse(&file, &text)?;
+/// Makes variants known to [`Variant::by_name`].
+pub fn register(variants: &[&'static Variant]) {
     if let Ok(mut l) = LOADED.write() {
         l.extend(variants.iter().copied());
     }
-    Ok(variants)
 }

@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::moves::Move;
-use crate::position::Position;
-use crate::san::{parse_san, to_san};
-use crate::variant::Variant;
+use crate::notation::san::{parse_san, to_san};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
-use super::{Control, Limits, Score, Searcher};
+use crate::search::{Control, Limits, Score, Searcher};
 
 /// `sissa epd`.
 #[derive(Args, Debug)]
@@ -195,8 +195,11 @@ pub fn run_epd(args: &EpdArgs) -> Result<(), String> {
     if args.depth == Some(0) || args.nodes == Some(0) {
         return Err("--depth and --nodes must be at least 1".to_string());
     }
-    if !(1..=super::MAX_THREADS).contains(&args.threads) {
-        return Err(format!("--threads must be 1 to {}", super::MAX_THREADS));
+    if !(1..=crate::search::MAX_THREADS).contains(&args.threads) {
+        return Err(format!(
+            "--threads must be 1 to {}",
+            crate::search::MAX_THREADS
+        ));
     }
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file))?;

@@ -56,7 +56,7 @@ impl fmt::Display for Color {
 }
 
 /// What a piece is, independent of its colour. Each role has one move pattern
-/// (see [`crate::pattern`]); a variant chooses which roles its army uses and which letters
+/// (see [`crate::rules::pattern`]); a variant chooses which roles its army uses and which letters
 /// name them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -85,7 +85,7 @@ pub enum Role {
     Archbishop,
     /// Rook + knight (Capablanca's chancellor, also called marshal or empress).
     Chancellor,
-    /// Sixteen slots for pieces a variant file defines in XBetza ([`crate::pattern::custom`]
+    /// Sixteen slots for pieces a variant file defines in XBetza ([`crate::rules::pattern::custom`]
     /// holds each one's name, moves and value once it is defined).
     Custom1,
     Custom2,
@@ -180,7 +180,7 @@ impl Role {
 
     /// The role's own upper-case letter (see docs/protocol.md), unique among the built-in
     /// roles; a variant may write a role with another letter
-    /// ([`crate::variant::Variant::letter`]), and always does for a file's pieces (their
+    /// ([`crate::rules::variant::Variant::letter`]), and always does for a file's pieces (their
     /// own letter is `?`).
     pub fn letter(self) -> char {
         match self {
@@ -222,7 +222,7 @@ impl Role {
             Role::Ninja => "ninja pawn",
             Role::Archbishop => "archbishop",
             Role::Chancellor => "chancellor",
-            _ => crate::pattern::custom(self).map_or("undefined piece", |c| c.name.as_str()),
+            _ => crate::rules::pattern::custom(self).map_or("undefined piece", |c| c.name.as_str()),
         }
     }
 

@@ -1,18 +1,18 @@
 //! How each role moves, as data: leaps, slides and the three pieces whose paths need their
-//! own walker. The generator ([`crate::movegen`]) and attack detection ([`crate::attacks`])
+//! own walker. The generator ([`crate::rules::movegen`]) and attack detection ([`crate::rules::attacks`])
 //! loop over these; a new role needs an entry here and nothing else unless it brings a new
 //! kind of path.
 //!
 //! The pieces variant files define ([`define_custom`]) take the sixteen custom role slots.
 //! A piece whose XBetza is a symmetric set of plain leaps and slides compiles into the same
 //! leap and slide tables as the built-in pieces; any other (lame, hopping, multi-leg,
-//! move-only or capture-only, one-sided) is walked by [`crate::betza`]'s walker
+//! move-only or capture-only, one-sided) is walked by [`crate::rules::betza`]'s walker
 //! ([`Special::Betza`]).
 
 use std::sync::{Mutex, OnceLock};
 
-use crate::betza;
-use crate::role::{CUSTOM_ROLES, Color, Role};
+use crate::rules::betza;
+use crate::rules::role::{CUSTOM_ROLES, Color, Role};
 
 /// A step or leap as (files, ranks).
 pub type Delta = (i8, i8);
@@ -75,7 +75,7 @@ pub struct Pattern {
     pub leaps: &'static [&'static [Delta]],
     pub slides: &'static [Delta],
     pub special: Special,
-    /// The same moves in XBetza ([`crate::betza`]), as XBoard's `piece` command reads them;
+    /// The same moves in XBetza ([`crate::rules::betza`]), as XBoard's `piece` command reads them;
     /// `None` for the pawns, whose moves depend on the variant's pawn kind. A test walks
     /// each description against the generator on random positions of every variant.
     pub xbetza: Option<&'static str>,

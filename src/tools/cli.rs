@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::position::Position;
+use crate::rules::position::Position;
 
-use super::{Control, Info, Limits, Score, Searcher};
+use crate::search::{Control, Info, Limits, Score, Searcher};
 
 /// `sissa search`: search one position and print UCI-style `info` lines and `bestmove`.
 #[derive(Args, Debug)]
@@ -59,9 +59,9 @@ pub fn info_line(pos: &Position, info: &Info) -> String {
         Score::Mate(m) => format!("mate {m}"),
     };
     let bound = match info.bound {
-        super::Bound::Exact => "",
-        super::Bound::Lower => " lowerbound",
-        super::Bound::Upper => " upperbound",
+        crate::search::Bound::Exact => "",
+        crate::search::Bound::Lower => " lowerbound",
+        crate::search::Bound::Upper => " upperbound",
     };
     let ms = info.time.as_millis();
     let nps = (info.nodes as u128 * 1000) / ms.max(1);
@@ -101,10 +101,10 @@ pub fn run_search(args: &SearchArgs) -> Result<(), String> {
         stop: AtomicBool::new(false),
         pondering: AtomicBool::new(false),
     };
-    if !(1..=super::MAX_THREADS).contains(&args.threads) {
+    if !(1..=crate::search::MAX_THREADS).contains(&args.threads) {
         return Err(format!(
             "--threads must be from 1 to {}",
-            super::MAX_THREADS
+            crate::search::MAX_THREADS
         ));
     }
     let mut searcher = Searcher::new(args.hash).map_err(|e| format!("--hash: {e}"))?;

@@ -2,12 +2,12 @@
 
 use arrayvec::ArrayVec;
 
-use crate::geometry::Square;
-use crate::moves::{Move, MoveKind};
-use crate::pattern::Special;
-use crate::position::Position;
-use crate::role::{Color, EMPTY, Piece, Role, code_role};
-use crate::variant::CastlingRights;
+use crate::rules::geometry::Square;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::pattern::Special;
+use crate::rules::position::Position;
+use crate::rules::role::{Color, EMPTY, Piece, Role, code_role};
+use crate::rules::variant::CastlingRights;
 
 /// Room for every move of any position of the built-in variants.
 pub const MAX_MOVES: usize = 512;
@@ -21,9 +21,9 @@ struct BetzaView<'a> {
     enemy_at: Option<(i32, i32)>,
 }
 
-impl crate::betza::BoardView for BetzaView<'_> {
-    fn cell(&self, file: i32, rank: i32) -> crate::betza::Cell {
-        use crate::betza::Cell;
+impl crate::rules::betza::BoardView for BetzaView<'_> {
+    fn cell(&self, file: i32, rank: i32) -> crate::rules::betza::Cell {
+        use crate::rules::betza::Cell;
         if self.enemy_at == Some((file, rank)) {
             return Cell::Enemy;
         }
@@ -283,7 +283,8 @@ impl Position {
         enemy_at: Option<Square>,
         visit: &mut dyn FnMut(Square, bool),
     ) {
-        let Some(piece) = Role::from_code(role as u8).and_then(crate::pattern::custom) else {
+        let Some(piece) = Role::from_code(role as u8).and_then(crate::rules::pattern::custom)
+        else {
             return;
         };
         let g = &self.variant.geometry;
@@ -303,7 +304,7 @@ impl Position {
     fn sissa_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
         let v = self.variant;
         // A rook square is reached by four paths and a nightrider square by two: keep one.
-        let mut seen = crate::geometry::SquareSet::default();
+        let mut seen = crate::rules::geometry::SquareSet::default();
         for (firsts, seconds) in [(&v.orth, &v.diag), (&v.diag, &v.orth)] {
             for &a in firsts.iter() {
                 let mut corner = from;
@@ -360,7 +361,7 @@ impl Position {
                 screen = screen.shift(d);
             }
             let hop = screen.shift(d);
-            if self.board[screen.index()] == crate::role::OFFBOARD
+            if self.board[screen.index()] == crate::rules::role::OFFBOARD
                 || self.board[hop.index()] != EMPTY
             {
                 continue;

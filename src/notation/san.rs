@@ -13,10 +13,10 @@
 //!
 //! Squares are always written with ranks counted from 1, whatever the board.
 
-use crate::moves::{Move, MoveKind};
-use crate::position::Position;
-use crate::role::Role;
-use crate::variant::CastleSide;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+use crate::rules::role::Role;
+use crate::rules::variant::CastleSide;
 
 /// Why a SAN string could not be read as a legal move.
 #[derive(Clone, Debug, PartialEq, Eq)]

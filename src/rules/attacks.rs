@@ -7,10 +7,10 @@
 
 use arrayvec::ArrayVec;
 
-use crate::geometry::{Geometry, Square, SquareSet};
-use crate::pattern::{DIAGONAL, ORTHOGONAL, Special, venator_diagonals};
-use crate::position::Position;
-use crate::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Role, code_role};
+use crate::rules::geometry::{Geometry, Square, SquareSet};
+use crate::rules::pattern::{DIAGONAL, ORTHOGONAL, Special, venator_diagonals};
+use crate::rules::position::Position;
+use crate::rules::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Role, code_role};
 
 /// One way a path piece can go from one square to another: `first` steps along `a`, then
 /// `second` steps along `b` (mailbox offsets). Every square passed must be empty; for the

@@ -3,12 +3,12 @@
 
 use std::fmt;
 
-use crate::geometry::Square;
-use crate::position::Position;
-use crate::role::{Color, EMPTY, Piece, Role};
-use crate::variant::CastlingRights;
-use crate::variant::Variant;
-use crate::zobrist::MAX_HAND;
+use crate::rules::geometry::Square;
+use crate::rules::position::Position;
+use crate::rules::role::{Color, EMPTY, Piece, Role};
+use crate::rules::variant::CastlingRights;
+use crate::rules::variant::Variant;
+use crate::rules::zobrist::MAX_HAND;
 
 /// Why a FEN was refused. Every variant names the fault so a user can fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +111,12 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 impl Position {
+    /// The start position of `variant` (its start FEN: checked when the variant was read).
+    pub fn startpos(variant: &'static Variant) -> Position {
+        Position::from_fen(variant, variant.spec.start_fen)
+            .expect("start FEN of a built-in variant")
+    }
+
     /// Reads an X-FEN of `variant`. Castling and en-passant fields may be omitted (read as
     /// `-`), and so may the two counters (read as `0 1`).
     pub fn from_fen(variant: &'static Variant, fen: &str) -> Result<Position, FenError> {
@@ -458,7 +464,7 @@ fn read_en_passant(pos: &mut Position, field: &str) -> Result<(), FenError> {
             g.name(*targets.last().unwrap_or(&first), 1)
         )));
     }
-    if targets.len() > crate::position::MAX_EP {
+    if targets.len() > crate::rules::position::MAX_EP {
         return Err(FenError::BadEnPassant("too many targets".to_string()));
     }
     for t in targets {

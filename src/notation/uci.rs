@@ -1,87 +1,10 @@
-//! Moves: a compact value type and its text forms (UCI-style strings, with ranks counted from
-//! 1, or from 0 for CECP on 10-rank boards).
+//! Moves as text: UCI-style strings (`e2e4`, `e9e10s`, `J@e5`), with ranks counted from 1, or
+//! from 0 for CECP on 10-rank boards; reading one checks it is legal in the position.
 
-use crate::geometry::Square;
-use crate::position::Position;
-use crate::role::{Piece, Role};
-
-/// What kind of move a [`Move`] is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MoveKind {
-    /// A move or capture by a piece on the board; `extra` is the promotion role code or 0.
-    Normal,
-    /// A pawn capturing en passant; the captured pawn stands on the position's victim square.
-    EnPassant,
-    /// Castling; `from`/`to` are the king's squares and `extra` indexes the variant's
-    /// castlings for the side to move.
-    Castle,
-    /// A piece from the hand placed on `to` (with its push already applied); `extra` is the
-    /// role code.
-    Drop,
-    /// Passing the turn: only for analysis and null-move pruning, never played in a game.
-    Null,
-}
-
-/// A move. It is meaningful only in the position it was generated for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    pub from: Square,
-    pub to: Square,
-    pub kind: MoveKind,
-    pub extra: u8,
-}
-
-impl Move {
-    /// The null move.
-    pub const NULL: Move = Move {
-        from: Square(0),
-        to: Square(0),
-        kind: MoveKind::Null,
-        extra: 0,
-    };
-
-    #[inline]
-    pub fn normal(from: Square, to: Square) -> Move {
-        Move {
-            from,
-            to,
-            kind: MoveKind::Normal,
-            extra: 0,
-        }
-    }
-
-    #[inline]
-    pub fn promotion(from: Square, to: Square, role: Role) -> Move {
-        Move {
-            from,
-            to,
-            kind: MoveKind::Normal,
-            extra: role as u8,
-        }
-    }
-
-    /// The role a pawn promotes to, if this is a promotion.
-    #[inline]
-    pub fn promotion_role(self) -> Option<Role> {
-        match self.kind {
-            MoveKind::Normal if self.extra != 0 => Role::from_code(self.extra),
-            _ => None,
-        }
-    }
-
-    /// The role dropped, if this is a drop.
-    #[inline]
-    pub fn drop_role(self) -> Option<Role> {
-        match self.kind {
-            MoveKind::Drop => Role::from_code(self.extra),
-            _ => None,
-        }
-    }
-
-    pub fn is_null(self) -> bool {
-        self.kind == MoveKind::Null
-    }
-}
+use crate::rules::geometry::Square;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::position::Position;
+use crate::rules::role::Piece;
 
 impl Position {
     /// The move in UCI form (`e2e4`, `e9e10s`, `J@e5`, `f1h1`, one-step castling as the king
@@ -112,24 +35,6 @@ impl Position {
                 s
             }
         }
-    }
-
-    /// The position a command line describes: a variant by name, an optional X-FEN (else
-    /// the start position) and moves in UCI form to play from it (null moves refused).
-    pub fn setup(variant: &str, fen: Option<&str>, moves: &[String]) -> Result<Position, String> {
-        let v = crate::variant::Variant::lookup(variant)?;
-        let mut pos = match fen {
-            Some(f) => Position::from_fen(v, f).map_err(|e| format!("bad FEN: {e}"))?,
-            None => Position::startpos(v),
-        };
-        for m in moves.iter().flat_map(|m| m.split_whitespace()) {
-            let mv = pos.parse_move(m, 1).map_err(|e| e.to_string())?;
-            if mv.is_null() {
-                return Err(format!("'{m}': a null move cannot be played in a game"));
-            }
-            pos.make(mv);
-        }
-        Ok(pos)
     }
 
     /// The other accepted spelling of a castling: the king onto its own rook (Chess960 habit).

@@ -10,12 +10,12 @@ use std::sync::atomic::AtomicBool;
 
 use clap::Args;
 
-use crate::game::Outcome;
-use crate::position::Position;
-use crate::role::Color;
-use crate::variant::Variant;
+use crate::rules::game::Outcome;
+use crate::rules::position::Position;
+use crate::rules::role::Color;
+use crate::rules::variant::Variant;
 
-use super::{Control, Limits, Score, SearchOptions, Searcher};
+use crate::search::{Control, Limits, Score, SearchOptions, Searcher};
 
 /// `sissa selfplay`: engine configuration A against configuration B.
 #[derive(Args, Debug)]

@@ -28,7 +28,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::role::Color;
+use crate::rules::role::Color;
 
 /// A fault in a piece description, at a byte offset of the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -776,11 +776,11 @@ fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::pattern;
-    use crate::position::Position;
     use crate::rng::Rng;
-    use crate::role::{EMPTY, OFFBOARD, Piece as BoardPiece, ROLE_COUNT, Role};
-    use crate::variant::Variant;
+    use crate::rules::pattern::pattern;
+    use crate::rules::position::Position;
+    use crate::rules::role::{EMPTY, OFFBOARD, Piece as BoardPiece, ROLE_COUNT, Role};
+    use crate::rules::variant::Variant;
 
     /// An 8x8 board from a picture, rank 8 first: `.` empty, upper case own, lower case enemy.
     struct Picture(Vec<Vec<u8>>);
@@ -989,8 +989,11 @@ mod tests {
         let mut rng = Rng::new(0xbe72a);
         let mut checked = [0usize; ROLE_COUNT];
         // The fairy variants bring the archbishop and the chancellor.
-        let fairy = crate::variant_file::parse("fairy.ini", include_str!("../variants/fairy.ini"))
-            .expect("variants/fairy.ini");
+        let fairy = crate::tools::variant_files::parse(
+            "fairy.ini",
+            include_str!("../../variants/fairy.ini"),
+        )
+        .expect("variants/fairy.ini");
         for v in Variant::all().into_iter().chain(fairy) {
             for _ in 0..40 {
                 let mut pos = Position::startpos(v);

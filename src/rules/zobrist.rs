@@ -3,10 +3,10 @@
 
 use std::sync::OnceLock;
 
-use crate::geometry::{CELLS, Square};
 use crate::rng::Rng;
-use crate::role::{Color, ROLE_COUNT, Role};
-use crate::variant::CastlingRights;
+use crate::rules::geometry::{CELLS, Square};
+use crate::rules::role::{Color, ROLE_COUNT, Role};
+use crate::rules::variant::CastlingRights;
 
 /// Most pieces of one kind a hand may hold.
 pub const MAX_HAND: usize = 32;

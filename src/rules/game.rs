@@ -2,9 +2,9 @@
 //! a loss), a bare king where the variant says so, threefold repetition, the n-move rule and
 //! insufficient material.
 
-use crate::position::Position;
-use crate::role::{Color, Role};
-use crate::variant::{InsufficientMaterial, StalemateResult};
+use crate::rules::position::Position;
+use crate::rules::role::{Color, Role};
+use crate::rules::variant::{InsufficientMaterial, StalemateResult};
 
 /// How a finished game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

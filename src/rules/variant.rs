@@ -5,9 +5,9 @@
 
 use std::sync::{OnceLock, RwLock};
 
-use crate::geometry::{CELLS, Geometry, Square};
-use crate::pattern::{self, Delta, SnakeRoute, Special};
-use crate::role::{Color, ROLE_COUNT, Role};
+use crate::rules::geometry::{CELLS, Geometry, Square};
+use crate::rules::pattern::{self, Delta, SnakeRoute, Special};
+use crate::rules::role::{Color, ROLE_COUNT, Role};
 
 /// A value computed once per variant from its data (evaluation tables, ...): without a lock
 /// for the built-in variants, behind one for those loaded from files.
@@ -287,7 +287,7 @@ impl Variant {
     /// castling square that is a hole, a hand piece outside the army, ...).
     pub fn try_build(spec: VariantSpec) -> Result<Variant, String> {
         let s = &spec;
-        let side = 1..=crate::geometry::MAX_SIDE as u8;
+        let side = 1..=crate::rules::geometry::MAX_SIDE as u8;
         if !side.contains(&s.files) || !side.contains(&s.ranks) {
             return Err(format!("a {}x{} board is too large", s.files, s.ranks));
         }
@@ -502,8 +502,8 @@ impl Variant {
     pub fn all() -> [&'static Variant; 4] {
         static CELL: OnceLock<[Variant; 4]> = OnceLock::new();
         let v = CELL.get_or_init(|| {
-            let text = include_str!("../variants/builtin.ini");
-            let specs = crate::variant_file::builtin_specs(text)
+            let text = include_str!("../../variants/builtin.ini");
+            let specs = crate::rules::variant_file::builtin_specs(text)
                 .unwrap_or_else(|e| panic!("the embedded variants/builtin.ini: {e}"));
             let [chess, gustav3, venator, venomous]: [VariantSpec; 4] = specs
                 .try_into()
@@ -514,12 +514,12 @@ impl Variant {
     }
 
     /// Looks a variant up by engine id, UCI_Variant value or CECP name: the built-in ones,
-    /// then those loaded from files ([`crate::variant_file`]).
+    /// then those loaded from files ([`crate::rules::variant_file`]).
     pub fn by_name(name: &str) -> Option<&'static Variant> {
         let name = name.trim().to_ascii_lowercase();
         Variant::all()
             .into_iter()
-            .chain(crate::variant_file::loaded())
+            .chain(crate::rules::variant_file::loaded())
             .find(|v| v.spec.id == name || v.spec.cecp_name == name)
     }
 
@@ -551,7 +551,7 @@ impl Variant {
     /// The built-in variants, then those loaded from files.
     pub fn known() -> Vec<&'static Variant> {
         let mut all = Variant::all().to_vec();
-        all.extend(crate::variant_file::loaded());
+        all.extend(crate::rules::variant_file::loaded());
         all
     }
 }

@@ -5,8 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::{Control, Limits, Searcher};
-use crate::position::Position;
+use crate::rules::position::Position;
+use crate::search::{Control, Limits, Searcher};
 
 /// Depth searched when none is given.
 pub const DEFAULT_DEPTH: u32 = 8;

@@ -3,8 +3,8 @@
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 /// The deepest perft any tool runs. The count recurses once per ply, so an absurd depth would
 /// overflow the stack long before it finished; 20 plies is beyond any count that ends.
@@ -39,17 +39,16 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Per-root-move counts (Stockfish's `divide`), in generation order, as move text.
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(String, u64)> {
+/// Per-root-move counts (Stockfish's `divide`), in generation order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let moves = pos.legal_moves();
     moves
         .iter()
         .map(|&mv| {
-            let text = pos.move_text(mv, 1);
             pos.make(mv);
             let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
             pos.unmake();
-            (text, n)
+            (mv, n)
         })
         .collect()
 }
@@ -128,7 +127,7 @@ pub fn divide_parallel(
     depth: u32,
     threads: usize,
     hash_mb: Option<usize>,
-) -> Result<Vec<(String, u64)>, String> {
+) -> Result<Vec<(Move, u64)>, String> {
     let table = hash_mb.map(PerftTable::new).transpose()?;
     let moves = pos.clone().legal_moves();
     let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
@@ -156,73 +155,14 @@ pub fn divide_parallel(
     Ok(moves
         .iter()
         .zip(&counts)
-        .map(|(&mv, n)| (pos.move_text(mv, 1), n.load(Ordering::Relaxed)))
+        .map(|(&mv, n)| (mv, n.load(Ordering::Relaxed)))
         .collect())
-}
-
-/// One line of a perft suite.
-#[derive(Clone, Debug)]
-pub struct SuiteEntry {
-    pub variant: &'static Variant,
-    pub fen: String,
-    /// (depth, expected leaf count).
-    pub expected: Vec<(u32, u64)>,
-    /// 1-based line number in the file, for messages.
-    pub line: usize,
-}
-
-/// Reads a suite. Blank lines and lines starting with `#` are skipped.
-pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let at = |msg: String| format!("line {}: {msg}", i + 1);
-        let mut parts = line.split(';');
-        let vname = parts.next().unwrap_or("").trim();
-        let variant = Variant::lookup(vname).map_err(at)?;
-        let fen = parts
-            .next()
-            .ok_or_else(|| at("no FEN".to_string()))?
-            .trim()
-            .to_string();
-        Position::from_fen(variant, &fen).map_err(|e| at(e.to_string()))?;
-        let mut expected = Vec::new();
-        for p in parts {
-            let p = p.trim();
-            if p.is_empty() {
-                continue;
-            }
-            let (d, n) = p
-                .strip_prefix('D')
-                .and_then(|r| r.split_once(' '))
-                .ok_or_else(|| at(format!("'{p}' is not of the form 'D<depth> <count>'")))?;
-            let d: u32 = d
-                .trim()
-                .parse()
-                .map_err(|_| at(format!("bad depth in '{p}'")))
-                .and_then(|d| check_depth(d).map_err(at))?;
-            let n: u64 = n
-                .trim()
-                .parse()
-                .map_err(|_| at(format!("bad count in '{p}'")))?;
-            expected.push((d, n));
-        }
-        out.push(SuiteEntry {
-            variant,
-            fen,
-            expected,
-            line: i + 1,
-        });
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::variant::Variant;
 
     #[test]
     fn parallel_hashed_divide_equals_the_plain_one() {

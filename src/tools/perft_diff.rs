@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use crate::perft::divide;
-use crate::position::Position;
+use crate::rules::perft::divide;
+use crate::rules::position::Position;
 
 /// Where the other program's divides come from.
 enum Other {
@@ -146,7 +146,10 @@ pub fn compare(pos: &Position, depth: u32, cmd: &str) -> Result<(String, bool), 
     let mut report = String::new();
     for d in (1..=depth).rev() {
         let fen = pos.fen();
-        let ours: BTreeMap<String, u64> = divide(&mut pos, d).into_iter().collect();
+        let ours: BTreeMap<String, u64> = divide(&mut pos, d)
+            .into_iter()
+            .map(|(m, n)| (pos.move_text(m, 1), n))
+            .collect();
         let theirs = other.divide(&fen, d, variant)?;
         let missing: Vec<&String> = ours.keys().filter(|m| !theirs.contains_key(*m)).collect();
         let extra: Vec<&String> = theirs.keys().filter(|m| !ours.contains_key(*m)).collect();
