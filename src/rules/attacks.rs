@@ -3,82 +3,16 @@
 //! Leaps, slides and pawn captures are probed outward from the attacked square. The Sissa,
 //! the Sorcerer Snake and the Venator are checked piece by piece: their paths are not
 //! symmetric in the simple sense (the Venator's diagonal leg only goes forward) or are costly
-//! to walk backwards, and each side has few of them.
+//! to walk backwards, and each side has few of them; their tests are in [`crate::rules::paths`].
 
 use arrayvec::ArrayVec;
 
-use crate::rules::geometry::{Geometry, Square, SquareSet};
-use crate::rules::pattern::{DIAGONAL, ORTHOGONAL, Special, venator_diagonals};
+use crate::rules::geometry::{Square, SquareSet};
+use crate::rules::paths::sissa::sissa_routes;
+use crate::rules::paths::venator::venator_routes;
+use crate::rules::pattern::Special;
 use crate::rules::position::Position;
-use crate::rules::role::{COLOR_BITS, Color, EMPTY, OFFBOARD, Role, code_role};
-
-/// One way a path piece can go from one square to another: `first` steps along `a`, then
-/// `second` steps along `b` (mailbox offsets). Every square passed must be empty; for the
-/// Venator the last square of the first leg is the hop square and the one before it the
-/// screen, which must be occupied.
-#[derive(Copy, Clone, Debug)]
-pub struct Route {
-    pub a: i16,
-    pub first: i32,
-    pub b: i16,
-    pub second: i32,
-}
-
-/// The routes by which a Sissa on `from` reaches `to` on an empty board: n steps of one kind
-/// and n of the other, so `to - from = n * (a + b)`. The last step lands on `to`.
-pub fn sissa_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route, 8> {
-    let (x, y) = (g.file(to) - g.file(from), g.rank(to) - g.rank(from));
-    let mut out = ArrayVec::new();
-    for (firsts, seconds) in [(&ORTHOGONAL, &DIAGONAL), (&DIAGONAL, &ORTHOGONAL)] {
-        for &a in firsts.iter() {
-            for &b in seconds.iter() {
-                let (sx, sy) = ((a.0 + b.0) as i32, (a.1 + b.1) as i32);
-                let n = if sx != 0 { x / sx } else { y / sy };
-                if n >= 1 && n * sx == x && n * sy == y {
-                    let a = g.offset(a.0 as i32, a.1 as i32);
-                    let b = g.offset(b.0 as i32, b.1 as i32);
-                    out.push(Route {
-                        a,
-                        first: n,
-                        b,
-                        second: n - 1,
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The routes by which a Venator on `from` could capture on `to`: `to - from = t*d + m*f`
-/// with the orthogonal leg `d` of t >= 2 steps (screen, then hop square) and the forward
-/// diagonal `f` of m >= 1 steps, the last landing on `to`.
-pub fn venator_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route, 8> {
-    let (x, y) = (g.file(to) - g.file(from), g.rank(to) - g.rank(from));
-    let mut out = ArrayVec::new();
-    for &d in &ORTHOGONAL {
-        for f in venator_diagonals(d) {
-            let (t, m) = if d.1 == 0 {
-                let m = y * f.1 as i32;
-                (x * d.0 as i32 - m, m)
-            } else {
-                let m = x * f.0 as i32;
-                (y * d.1 as i32 - m, m)
-            };
-            if t >= 2 && m >= 1 {
-                let a = g.offset(d.0 as i32, d.1 as i32);
-                let b = g.offset(f.0 as i32, f.1 as i32);
-                out.push(Route {
-                    a,
-                    first: t,
-                    b,
-                    second: m - 1,
-                });
-            }
-        }
-    }
-    out
-}
+use crate::rules::role::{COLOR_BITS, Color, EMPTY, Role, code_role};
 
 impl Position {
     /// Whether `by` attacks `target` (could capture a piece standing there).
@@ -185,127 +119,6 @@ impl Position {
                 return true;
             }
             mask &= mask - 1;
-        }
-        false
-    }
-
-    /// Whether the file-defined piece of `by` on `from` could capture on `to`.
-    #[cold]
-    #[inline(never)]
-    fn betza_attacks(&self, from: Square, to: Square, by: Color) -> bool {
-        let role = code_role(self.board[from.index()]) as usize;
-        let mut hit = false;
-        self.betza_targets(from, role, by, Some(to), &mut |sq, capture| {
-            hit |= capture && sq == to;
-        });
-        hit
-    }
-
-    /// Whether every square of the route (the destination excluded) is empty.
-    fn route_open(&self, from: Square, r: Route) -> bool {
-        let mut sq = from;
-        for _ in 0..r.first {
-            sq = sq.shift(r.a);
-            if self.board[sq.index()] != EMPTY {
-                return false;
-            }
-        }
-        for _ in 0..r.second {
-            sq = sq.shift(r.b);
-            if self.board[sq.index()] != EMPTY {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Marks the squares of a route (the destination excluded), stopping where it leaves
-    /// the board: such a route can never be used, and what was marked is only a superset.
-    fn mark_route(&self, from: Square, r: Route, set: &mut SquareSet) {
-        let mut sq = from;
-        for (n, step) in [(r.first, r.a), (r.second, r.b)] {
-            for _ in 0..n {
-                sq = sq.shift(step);
-                if self.board[sq.index()] == OFFBOARD {
-                    return;
-                }
-                set.insert(sq);
-            }
-        }
-    }
-
-    /// Whether the Sissa on `from` could capture on `to`.
-    pub fn sissa_attacks(&self, from: Square, to: Square) -> bool {
-        sissa_routes(&self.variant.geometry, from, to)
-            .into_iter()
-            .any(|r| self.route_open(from, r))
-    }
-
-    /// The Snake routes from `from` to `to` (two, or none when `to` is not a Snake square).
-    fn snake_routes_to(&self, from: Square, to: Square) -> impl Iterator<Item = Route> + '_ {
-        let g = &self.variant.geometry;
-        let delta = (
-            (g.file(to) - g.file(from)) as i8,
-            (g.rank(to) - g.rank(from)) as i8,
-        );
-        self.variant
-            .snake
-            .iter()
-            .filter(move |s| s.delta == delta)
-            .flat_map(|s| {
-                s.paths.iter().map(move |p| {
-                    // One or two intermediate squares, each a single step from the last.
-                    let second = p[1].wrapping_sub(p[0]);
-                    Route {
-                        a: p[0],
-                        first: 1,
-                        b: second,
-                        second: s.steps as i32 - 1,
-                    }
-                })
-            })
-    }
-
-    /// Whether the Sorcerer Snake on `from` could capture on `to`.
-    pub fn snake_attacks(&self, from: Square, to: Square) -> bool {
-        self.snake_routes_to(from, to)
-            .any(|r| self.route_open(from, r))
-    }
-
-    /// Whether the Venator on `from` could capture on `to`: the first piece on an orthogonal
-    /// leg is the screen, the square behind it is empty, and `to` lies on a forward diagonal
-    /// from there with nothing in between.
-    pub fn venator_attacks(&self, from: Square, to: Square) -> bool {
-        let v = self.variant;
-        let g = &v.geometry;
-        let (tx, ty) = (g.file(to), g.rank(to));
-        for (i, &d) in v.orth.iter().enumerate() {
-            let mut screen = from.shift(d);
-            while self.board[screen.index()] == EMPTY {
-                screen = screen.shift(d);
-            }
-            let hop = screen.shift(d);
-            if self.board[screen.index()] == OFFBOARD || self.board[hop.index()] != EMPTY {
-                continue;
-            }
-            let (dx, dy) = (tx - g.file(hop), ty - g.rank(hop));
-            let (ox, oy) = (ORTHOGONAL[i].0 as i32, ORTHOGONAL[i].1 as i32);
-            let forward = if ox != 0 {
-                dx.signum() == ox
-            } else {
-                dy.signum() == oy
-            };
-            if dx == 0 || dx.abs() != dy.abs() || !forward {
-                continue;
-            }
-            let f = g.offset(dx.signum(), dy.signum());
-            let mut sq = hop.shift(f);
-            while sq != to && self.board[sq.index()] == EMPTY {
-                sq = sq.shift(f);
-            }
-            if sq == to {
-                return true;
-            }
         }
         false
     }

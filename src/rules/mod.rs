@@ -8,6 +8,7 @@ pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
+pub mod paths;
 pub mod pattern;
 pub mod perft;
 pub mod position;

@@ -14,30 +14,6 @@ pub const MAX_MOVES: usize = 512;
 /// A list of moves on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
-/// The board as the XBetza walker reads it for one side.
-struct BetzaView<'a> {
-    pos: &'a Position,
-    own: u8,
-    enemy_at: Option<(i32, i32)>,
-}
-
-impl crate::rules::betza::BoardView for BetzaView<'_> {
-    fn cell(&self, file: i32, rank: i32) -> crate::rules::betza::Cell {
-        use crate::rules::betza::Cell;
-        if self.enemy_at == Some((file, rank)) {
-            return Cell::Enemy;
-        }
-        match self.pos.variant.geometry.square(file, rank) {
-            None => Cell::Off,
-            Some(sq) => match self.pos.board[sq.index()] {
-                EMPTY => Cell::Empty,
-                c if c & self.own != 0 => Cell::Own,
-                _ => Cell::Enemy,
-            },
-        }
-    }
-}
-
 impl Position {
     /// Every legal move, in generation order.
     pub fn legal_moves(&mut self) -> MoveList {
@@ -256,7 +232,13 @@ impl Position {
 
     /// Empty squares from `to` on along `dir`, then the first piece if it is an enemy.
     #[inline(always)]
-    fn slide_targets(&self, mut to: Square, dir: i16, own: u8, visit: &mut impl FnMut(Square)) {
+    pub(crate) fn slide_targets(
+        &self,
+        mut to: Square,
+        dir: i16,
+        own: u8,
+        visit: &mut impl FnMut(Square),
+    ) {
         loop {
             let t = self.board[to.index()];
             if t & own == 0 {
@@ -266,109 +248,6 @@ impl Position {
                 return;
             }
             to = to.shift(dir);
-        }
-    }
-
-    /// The targets of the file-defined piece of `role` and `color` on `from` by its XBetza
-    /// walk, with whether each is a capture; `enemy_at` is a square to treat as holding an
-    /// enemy piece (an attack test asks about squares that may be empty). Kept out of line:
-    /// the built-in variants never call it, and their generator stays small.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn betza_targets(
-        &self,
-        from: Square,
-        role: usize,
-        color: Color,
-        enemy_at: Option<Square>,
-        visit: &mut dyn FnMut(Square, bool),
-    ) {
-        let Some(piece) = Role::from_code(role as u8).and_then(crate::rules::pattern::custom)
-        else {
-            return;
-        };
-        let g = &self.variant.geometry;
-        let view = BetzaView {
-            pos: self,
-            own: color.bit(),
-            enemy_at: enemy_at.map(|s| (g.file(s), g.rank(s))),
-        };
-        let at = (g.file(from), g.rank(from));
-        for ((file, rank), capture) in piece.betza.targets(color, &view, at, false) {
-            if let Some(to) = g.square(file, rank) {
-                visit(to, capture);
-            }
-        }
-    }
-
-    fn sissa_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
-        let v = self.variant;
-        // A rook square is reached by four paths and a nightrider square by two: keep one.
-        let mut seen = crate::rules::geometry::SquareSet::default();
-        for (firsts, seconds) in [(&v.orth, &v.diag), (&v.diag, &v.orth)] {
-            for &a in firsts.iter() {
-                let mut corner = from;
-                let mut n = 0;
-                loop {
-                    corner = corner.shift(a);
-                    n += 1;
-                    if self.board[corner.index()] != EMPTY {
-                        break;
-                    }
-                    'second: for &b in seconds.iter() {
-                        let mut sq = corner;
-                        for _ in 1..n {
-                            sq = sq.shift(b);
-                            if self.board[sq.index()] != EMPTY {
-                                continue 'second;
-                            }
-                        }
-                        sq = sq.shift(b);
-                        if self.board[sq.index()] & own == 0 && !seen.contains(sq) {
-                            seen.insert(sq);
-                            visit(sq);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn snake_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
-        for route in &self.variant.snake {
-            // The path first: only an open path proves the target lies on the board.
-            let open = route.paths.iter().any(|p| {
-                p[..route.steps]
-                    .iter()
-                    .all(|&off| self.board[from.shift(off).index()] == EMPTY)
-            });
-            if open {
-                let to = from.shift(route.target);
-                if self.board[to.index()] & own == 0 {
-                    visit(to);
-                }
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn venator_targets(&self, from: Square, own: u8, visit: &mut impl FnMut(Square)) {
-        let v = self.variant;
-        for (i, &d) in v.orth.iter().enumerate() {
-            let mut screen = from.shift(d);
-            while self.board[screen.index()] == EMPTY {
-                screen = screen.shift(d);
-            }
-            let hop = screen.shift(d);
-            if self.board[screen.index()] == crate::rules::role::OFFBOARD
-                || self.board[hop.index()] != EMPTY
-            {
-                continue;
-            }
-            for &f in &v.venator_diagonals[i] {
-                self.slide_targets(hop.shift(f), f, own, visit);
-            }
         }
     }
 

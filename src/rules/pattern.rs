@@ -1,7 +1,7 @@
-//! How each role moves, as data: leaps, slides and the three pieces whose paths need their
-//! own walker. The generator ([`crate::rules::movegen`]) and attack detection ([`crate::rules::attacks`])
-//! loop over these; a new role needs an entry here and nothing else unless it brings a new
-//! kind of path.
+//! How each role moves, as data: leaps, slides, and which path walker
+//! ([`crate::rules::paths`]) the Sissa, Snake and Venator need. The generator
+//! ([`crate::rules::movegen`]) and attack detection ([`crate::rules::attacks`]) loop over
+//! these; a new role needs an entry here and nothing else unless it brings a new kind of path.
 //!
 //! The pieces variant files define ([`define_custom`]) take the sixteen custom role slots.
 //! A piece whose XBetza is a symmetric set of plain leaps and slides compiles into the same
@@ -39,15 +39,6 @@ pub const KNIGHT: [Delta; 8] = [
     (-1, -2),
     (-2, -1),
 ];
-/// The two forward diagonals of a Venator leg along orthogonal direction `d`.
-pub fn venator_diagonals(d: Delta) -> [Delta; 2] {
-    if d.1 == 0 {
-        [(d.0, 1), (d.0, -1)]
-    } else {
-        [(1, d.1), (-1, d.1)]
-    }
-}
-
 /// Moves that are neither plain leaps nor plain slides.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Special {
@@ -273,63 +264,4 @@ fn estimated_value(piece: &betza::Piece) -> i32 {
         }
     }
     100 + (35 * total as i32 + 32) / 64
-}
-
-/// One Sorcerer Snake target with its two paths. Each path lists the `steps` intermediate
-/// squares (1 for a knight square, 2 for a zebra square) that must all be empty.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct SnakeRoute {
-    pub target: Delta,
-    pub paths: [[Delta; 2]; 2],
-    pub steps: usize,
-}
-
-/// The Sorcerer Snake's 16 targets. For a knight square (1,2) the paths go via (0,1) or
-/// (1,1); for a zebra square (2,3) via (0,1),(1,2) or (1,1),(2,2): the orthogonal step always
-/// runs along the longer axis of the offset (docs/rules/venomous.md).
-pub fn snake_routes() -> Vec<SnakeRoute> {
-    let mut routes = Vec::new();
-    for (sx, sy) in [(1i8, 1i8), (-1, 1), (1, -1), (-1, -1)] {
-        for swap in [false, true] {
-            let t = |x: i8, y: i8| -> Delta {
-                if swap {
-                    (y * sx, x * sy)
-                } else {
-                    (x * sx, y * sy)
-                }
-            };
-            routes.push(SnakeRoute {
-                target: t(1, 2),
-                paths: [[t(0, 1), (0, 0)], [t(1, 1), (0, 0)]],
-                steps: 1,
-            });
-            routes.push(SnakeRoute {
-                target: t(2, 3),
-                paths: [[t(0, 1), t(1, 2)], [t(1, 1), t(2, 2)]],
-                steps: 2,
-            });
-        }
-    }
-    routes
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn snake_has_sixteen_distinct_targets_and_paths_end_next_to_them() {
-        let routes = snake_routes();
-        let mut targets: Vec<Delta> = routes.iter().map(|r| r.target).collect();
-        targets.sort();
-        targets.dedup();
-        assert_eq!(targets.len(), 16);
-        for r in &routes {
-            for path in &r.paths {
-                let last = path[r.steps - 1];
-                let gap = (r.target.0 - last.0, r.target.1 - last.1);
-                assert!(gap.0.abs() <= 1 && gap.1.abs() <= 1 && gap != (0, 0));
-            }
-        }
-    }
 }

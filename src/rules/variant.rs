@@ -6,7 +6,9 @@
 use std::sync::{OnceLock, RwLock};
 
 use crate::rules::geometry::{CELLS, Geometry, Square};
-use crate::rules::pattern::{self, Delta, SnakeRoute, Special};
+use crate::rules::paths::snake::{SnakeRoute, snake_routes};
+use crate::rules::paths::venator::venator_diagonals;
+use crate::rules::pattern::{self, Delta, Special};
 use crate::rules::role::{Color, ROLE_COUNT, Role};
 
 /// A value computed once per variant from its data (evaluation tables, ...): without a lock
@@ -377,7 +379,7 @@ impl Variant {
             .filter(|r| path_attackers & r.mask() != 0)
             .map(|&r| r as u8)
             .collect();
-        let snake = pattern::snake_routes()
+        let snake = snake_routes()
             .into_iter()
             .map(|r: SnakeRoute| SnakeStep {
                 delta: r.target,
@@ -392,7 +394,7 @@ impl Variant {
         let orth = pattern::ORTHOGONAL.map(|d| offset_of(&g, d));
         let diag = pattern::DIAGONAL.map(|d| offset_of(&g, d));
         let venator_diagonals =
-            pattern::ORTHOGONAL.map(|d| pattern::venator_diagonals(d).map(|f| offset_of(&g, f)));
+            pattern::ORTHOGONAL.map(|d| venator_diagonals(d).map(|f| offset_of(&g, f)));
 
         let last = spec.ranks - 1;
         let mut castle_clear = vec![CastlingRights::NONE; CELLS];
