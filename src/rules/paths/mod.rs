@@ -2,7 +2,8 @@
 //! its move walk, its attack test and the routes the legality shortcut marks, side by side:
 //! the Sissa, the Sorcerer Snake, the Venator, and a file's XBetza pieces.
 
-use crate::rules::geometry::{Square, SquareSet};
+use crate::rules::geometry::{Geometry, Square, SquareSet};
+use crate::rules::pattern::Delta;
 use crate::rules::position::Position;
 use crate::rules::role::{EMPTY, OFFBOARD};
 
@@ -21,6 +22,18 @@ pub struct Route {
     pub first: i32,
     pub b: i16,
     pub second: i32,
+}
+
+impl Route {
+    /// `first` steps of `a` then `second` steps of `b` (as (files, ranks)) on board `g`.
+    pub fn new(g: &Geometry, a: Delta, first: i32, b: Delta, second: i32) -> Route {
+        Route {
+            a: g.offset(a.0 as i32, a.1 as i32),
+            first,
+            b: g.offset(b.0 as i32, b.1 as i32),
+            second,
+        }
+    }
 }
 
 impl Position {

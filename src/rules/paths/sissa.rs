@@ -20,14 +20,7 @@ pub fn sissa_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route, 8
                 let (sx, sy) = ((a.0 + b.0) as i32, (a.1 + b.1) as i32);
                 let n = if sx != 0 { x / sx } else { y / sy };
                 if n >= 1 && n * sx == x && n * sy == y {
-                    let a = g.offset(a.0 as i32, a.1 as i32);
-                    let b = g.offset(b.0 as i32, b.1 as i32);
-                    out.push(Route {
-                        a,
-                        first: n,
-                        b,
-                        second: n - 1,
-                    });
+                    out.push(Route::new(g, a, n, b, n - 1));
                 }
             }
         }

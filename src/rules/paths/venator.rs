@@ -34,14 +34,7 @@ pub fn venator_routes(g: &Geometry, from: Square, to: Square) -> ArrayVec<Route,
                 (y * d.1 as i32 - m, m)
             };
             if t >= 2 && m >= 1 {
-                let a = g.offset(d.0 as i32, d.1 as i32);
-                let b = g.offset(f.0 as i32, f.1 as i32);
-                out.push(Route {
-                    a,
-                    first: t,
-                    b,
-                    second: m - 1,
-                });
+                out.push(Route::new(g, d, t, f, m - 1));
             }
         }
     }
