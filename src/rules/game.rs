@@ -114,7 +114,9 @@ impl Position {
     /// stands alone loses when the other has a piece besides its king, except that the side to
     /// move, bared by the last move, may still bare the other king in reply (so it loses at
     /// once only against two pieces or more). As Fairy-Stockfish's extinction rule with
-    /// `extinctionClaim`, so that perft agrees.
+    /// `extinctionClaim`, so that perft agrees. Inlined: every move generation asks, and for
+    /// most variants the answer is the rule's flag.
+    #[inline]
     pub fn bare_king_loser(&self) -> Option<Color> {
         if !self.variant.spec.end.bare_king {
             return None;

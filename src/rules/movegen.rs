@@ -19,7 +19,7 @@ impl Position {
     pub fn legal_moves(&mut self) -> MoveList {
         let mut list = MoveList::new();
         // A bare king's loss ends the game at once: no moves, as in Fairy-Stockfish.
-        if self.variant.spec.end.bare_king && self.bare_king_loser().is_some() {
+        if self.bare_king_loser().is_some() {
             return list;
         }
         let in_check = self.in_check();

@@ -74,16 +74,8 @@ pub struct Pattern {
 
 /// The move pattern of `role` (for a custom slot not defined yet: no moves).
 pub fn pattern(role: Role) -> Pattern {
-    if role.is_custom() {
-        return custom(role).map_or(
-            Pattern {
-                leaps: &[],
-                slides: &[],
-                special: Special::None,
-                xbetza: None,
-            },
-            |c| c.pattern,
-        );
+    if let Some(c) = custom(role) {
+        return c.pattern;
     }
     type Leaps = &'static [&'static [Delta]];
     type Row = (Leaps, &'static [Delta], Special, Option<&'static str>);

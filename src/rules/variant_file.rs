@@ -78,6 +78,40 @@ const KEYS: [&str; 13] = [
     "cecp",
 ];
 
+/// A key whose value is one word of a list: each word with what it means.
+type Choices<T> = &'static [(&'static str, T)];
+
+const INSUFFICIENT: Choices<InsufficientMaterial> = &[
+    ("fide", InsufficientMaterial::Fide),
+    ("kings-only", InsufficientMaterial::KingsOnly),
+];
+const STALEMATE: Choices<StalemateResult> = &[
+    ("draw", StalemateResult::Draw),
+    ("loss", StalemateResult::Loss),
+];
+const BARE_KING: Choices<bool> = &[("-", false), ("loss", true)];
+
+/// The word `value` is written with.
+fn word<T: PartialEq>(choices: Choices<T>, value: T) -> String {
+    choices
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("?", |c| c.0)
+        .to_string()
+}
+
+/// The meaning of `text`, or the fault naming `key`, the words and what they are about.
+fn choose<T: Copy>(key: &str, text: &str, choices: Choices<T>, about: &str) -> Result<T, String> {
+    choices
+        .iter()
+        .find(|(w, _)| *w == text)
+        .map(|c| c.1)
+        .ok_or_else(|| {
+            let words: Vec<&str> = choices.iter().map(|c| c.0).collect();
+            format!("{key} '{text}': {}{about}", words.join(" or "))
+        })
+}
+
 /// How a `piece` line is written.
 const PIECE_FORM: &str = "NAME XBETZA [VALUE], as: piece = fers F 150";
 
@@ -225,10 +259,6 @@ fn variant_keys(v: &Variant) -> Vec<(String, String)> {
         let (role, count) = (v.letter(h.role), h.count);
         format!("{role} {count} {} {}", h.drop_rank + 1, h.push_to_rank + 1)
     });
-    let insufficient = match s.insufficient {
-        InsufficientMaterial::Fide => "fide",
-        InsufficientMaterial::KingsOnly => "kings-only",
-    };
     let mut keys: Vec<(String, String)> = vec![
         ("board", format!("{}x{}", g.files(), g.ranks())),
         ("holes", or_dash(holes)),
@@ -238,19 +268,9 @@ fn variant_keys(v: &Variant) -> Vec<(String, String)> {
         ("pawn-reach", reach.join(" ")),
         ("castling", or_dash(castling)),
         ("hand", hand),
-        ("insufficient", insufficient.to_string()),
-        (
-            "stalemate",
-            match s.end.stalemate {
-                StalemateResult::Draw => "draw",
-                StalemateResult::Loss => "loss",
-            }
-            .to_string(),
-        ),
-        (
-            "bare-king",
-            if s.end.bare_king { "loss" } else { "-" }.to_string(),
-        ),
+        ("insufficient", word(INSUFFICIENT, s.insufficient)),
+        ("stalemate", word(STALEMATE, s.end.stalemate)),
+        ("bare-king", word(BARE_KING, s.end.bare_king)),
         ("move-rule", s.end.move_rule.to_string()),
         ("cecp", s.cecp_name.to_string()),
     ]
@@ -595,38 +615,14 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         }
     };
 
-    let insufficient = match keys.get("insufficient").map(|(v, l)| (v.as_str(), *l)) {
-        None | Some(("fide", _)) => InsufficientMaterial::Fide,
-        Some(("kings-only", _)) => InsufficientMaterial::KingsOnly,
-        Some((other, line)) => {
-            return Err(at(
-                line,
-                format!("insufficient '{other}': fide or kings-only"),
-            ));
-        }
-    };
+    let (text, line) = get_or("insufficient", "fide");
+    let insufficient = choose("insufficient", text, INSUFFICIENT, "").map_err(|e| at(line, e))?;
     let (text, line) = get_or("stalemate", "draw");
-    let stalemate = match text {
-        "draw" => StalemateResult::Draw,
-        "loss" => StalemateResult::Loss,
-        _ => {
-            return Err(at(
-                line,
-                format!("stalemate '{text}': draw or loss (for the stalemated side)"),
-            ));
-        }
-    };
+    let stalemate = choose("stalemate", text, STALEMATE, " (for the stalemated side)")
+        .map_err(|e| at(line, e))?;
     let (text, line) = get_or("bare-king", "-");
-    let bare_king = match text {
-        "-" => false,
-        "loss" => true,
-        _ => {
-            return Err(at(
-                line,
-                format!("bare-king '{text}': - or loss (a lone king loses)"),
-            ));
-        }
-    };
+    let bare_king =
+        choose("bare-king", text, BARE_KING, " (a lone king loses)").map_err(|e| at(line, e))?;
     let (text, line) = get_or("move-rule", "50");
     let move_rule = text
         .parse::<u16>()

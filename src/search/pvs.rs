@@ -480,13 +480,8 @@ impl<'a> Search<'a> {
         if self.is_draw(pos) {
             return Some(0);
         }
-        if let Some(loser) = pos.bare_king_loser() {
-            let lost = -MATE + ply as i32;
-            return Some(if loser == pos.side_to_move() {
-                lost
-            } else {
-                -lost
-            });
+        if let Some(score) = bare_king_score(pos, ply) {
+            return Some(score);
         }
         if ply >= MAX_PLY - 1 {
             return Some(self.evaluate(pos, ply));
@@ -1002,17 +997,24 @@ fn has_pieces(pos: &Position, color: Color) -> bool {
 /// The score of a position without a legal move, for the side to move at `ply`: mated, a
 /// stalemate (a draw, or a loss where the variant says so), or a bare king's loss.
 fn no_move_score(pos: &Position, in_check: bool, ply: usize) -> i32 {
-    let lost = -MATE + ply as i32;
-    if let Some(loser) = pos.bare_king_loser() {
-        return if loser == pos.side_to_move() {
-            lost
-        } else {
-            -lost
-        };
+    if let Some(score) = bare_king_score(pos, ply) {
+        return score;
     }
     if in_check || pos.variant.spec.end.stalemate == StalemateResult::Loss {
-        lost
+        -MATE + ply as i32
     } else {
         0
     }
+}
+
+/// The score for the side to move at `ply` when the bare-king rule has ended the game.
+fn bare_king_score(pos: &Position, ply: usize) -> Option<i32> {
+    let lost = -MATE + ply as i32;
+    pos.bare_king_loser().map(|loser| {
+        if loser == pos.side_to_move() {
+            lost
+        } else {
+            -lost
+        }
+    })
 }
