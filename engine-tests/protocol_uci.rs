@@ -404,7 +404,10 @@ fn variant_path_loads_variants_for_uci_variant() {
     e.until_prefix("info string error: VariantPath: no/such.ini: cannot read it");
     let file = format!("{}/variants/sissa.ini", env!("CARGO_MANIFEST_DIR"));
     e.send(&format!("setoption name VariantPath value {file}"));
-    e.until(|l| l.starts_with("info string VariantPath: ") && l.ends_with("venator8, sissa-chess"));
+    e.until(|l| {
+        l.starts_with("info string VariantPath: ")
+            && l.ends_with("venator8, sissa-chess, locust-chess")
+    });
     e.send("setoption name UCI_Variant value venator8");
     e.until_prefix("info string variant venator8 files 8 ranks 8 pocket 0 ");
     e.send("position startpos");

@@ -95,15 +95,21 @@ fn fairy_variants_have_fairy_stockfish_perft() {
     };
     let file = format!("{}/variants/fairy.ini", env!("CARGO_MANIFEST_DIR"));
     let variants: Vec<&'static Variant> = load(Path::new(&file)).expect("variants/fairy.ini");
-    assert_eq!(variants.len(), 13);
+    assert_eq!(variants.len(), 16);
     let mut fsf = Fsf::start(&program);
     let mut rng = Rng::new(0xfa1e);
     // Positions where one side has at most its king and one piece: the bare-king endings.
     let mut near_bare = 0;
+    // Positions with a promotion before the last rank (makruk's zone of three ranks).
+    let mut zone_promotions = 0;
     for v in variants {
         let mut positions = vec![(Position::startpos(v), 4)];
         // Long games too where a bare king ends them, to reach the endings it decides.
-        let long = if v.spec.end.bare_king { 16 } else { 0 };
+        let long = if v.spec.end.bare_king || v.spec.promotion_zone > 1 {
+            16
+        } else {
+            0
+        };
         for game in 0..16 + long {
             let plies = if game < 16 {
                 6 + rng.below(50)
@@ -124,6 +130,11 @@ fn fairy_variants_have_fairy_stockfish_perft() {
             if v.spec.end.bare_king && Color::ALL.iter().any(|&c| pos.pieces(c).len() <= 2) {
                 near_bare += 1;
             }
+            let last = v.geometry.ranks() as i32 - 1;
+            let white = pos.side_to_move() == Color::White;
+            zone_promotions += usize::from(pos.legal_moves().iter().any(|m| {
+                m.promotion_role().is_some() && v.geometry.relative_rank(m.to, white) < last
+            }));
             let fen = pos.fen();
             let ours = perft(&mut pos, depth);
             assert_eq!(
@@ -134,7 +145,11 @@ fn fairy_variants_have_fairy_stockfish_perft() {
             );
         }
     }
-    eprintln!("{near_bare} bare-king endings tried");
+    eprintln!("{near_bare} bare-king endings, {zone_promotions} zone promotions tried");
+    assert!(
+        zone_promotions >= 2,
+        "only {zone_promotions} positions with a promotion before the last rank"
+    );
     assert!(
         near_bare >= 4,
         "only {near_bare} bare-king endings were tried"

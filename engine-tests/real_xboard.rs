@@ -150,19 +150,32 @@ fn tail(text: &str) -> String {
     lines[lines.len().saturating_sub(40)..].join("\n")
 }
 
-/// The moves the two engines played, in order, as XBoard's debug file shows them.
+/// The moves the two engines played, in order, as XBoard's debug file shows them; a
+/// two-leg move comes in two `move` commands, the first ending in a comma, and is joined.
 fn engine_moves(debug: &str) -> Vec<String> {
-    debug
-        .lines()
-        .filter_map(|l| {
-            let (_, rest) = l.split_once(' ')?;
-            let rest = rest
-                .strip_prefix("<first : ")
-                .or_else(|| rest.strip_prefix("<second: "))?;
-            let mv = rest.strip_prefix("move ")?;
-            Some(mv.trim().to_string())
-        })
-        .collect()
+    let mut moves: Vec<String> = Vec::new();
+    let mut open = false;
+    for l in debug.lines() {
+        let Some((_, rest)) = l.split_once(' ') else {
+            continue;
+        };
+        let Some(rest) = rest
+            .strip_prefix("<first : ")
+            .or_else(|| rest.strip_prefix("<second: "))
+        else {
+            continue;
+        };
+        let Some(mv) = rest.strip_prefix("move ") else {
+            continue;
+        };
+        let mv = mv.trim();
+        match moves.last_mut() {
+            Some(last) if open => last.push_str(mv),
+            _ => moves.push(mv.to_string()),
+        }
+        open = mv.ends_with(',');
+    }
+    moves
 }
 
 /// Plies from one FEN to a later one, by their move numbers and sides to move.
@@ -308,14 +321,23 @@ fn xboard_match_venomous_with_drop_and_capture() {
     assert!(captures >= 1, "no capture in the Venomous game");
 }
 
+/// Loads variants/sissa.ini into this process (once: a variant name may not be loaded twice)
+/// and gives the engine command that loads it too.
+fn own_variants_engine() -> String {
+    static LOADED: std::sync::Once = std::sync::Once::new();
+    let file = format!("{}/variants/sissa.ini", env!("CARGO_MANIFEST_DIR"));
+    LOADED.call_once(|| {
+        sissa::tools::variant_files::load(Path::new(&file)).expect("variants/sissa.ini");
+    });
+    format!("{} --variants {file}", support::engine_path())
+}
+
 #[test]
 fn xboard_match_file_variant() {
     let Some(xboard) = have_clients("xboard_match_file_variant") else {
         return;
     };
-    let file = format!("{}/variants/sissa.ini", env!("CARGO_MANIFEST_DIR"));
-    sissa::tools::variant_files::load(Path::new(&file)).expect("variants/sissa.ini");
-    let engine = format!("{} --variants {file}", support::engine_path());
+    let engine = own_variants_engine();
     let game = play_with(&xboard, "sissa-chess", None, &engine);
     assert!(game.debug.contains("setup ("), "no setup line");
     assert!(
@@ -323,4 +345,26 @@ fn xboard_match_file_variant() {
         "no piece line for the Sissa"
     );
     check_game("sissa-chess", None, &game);
+}
+
+#[test]
+fn xboard_match_file_variant_with_locust_captures() {
+    let Some(xboard) = have_clients("xboard_match_file_variant_with_locust_captures") else {
+        return;
+    };
+    let engine = own_variants_engine();
+    // Black's queen stands where only a jumper (b1) or a rifle (c1) can take it, and
+    // either takes it by a locust capture.
+    let start = "rjlqkljr/pppppppp/8/8/8/8/PPqPPPPP/RJL1KLJR w KQkq - 0 1";
+    let game = play_with(&xboard, "locust-chess", Some(start), &engine);
+    assert!(
+        game.debug.contains("piece J& mFcafmF"),
+        "no piece line for the jumper"
+    );
+    check_game("locust-chess", Some(start), &game);
+    let locusts = engine_moves(&game.debug)
+        .iter()
+        .filter(|m| m.contains(','))
+        .count();
+    assert!(locusts >= 1, "no locust capture in the game:\n{}", game.pgn);
 }

@@ -14,7 +14,7 @@ use sissa::rules::variant_file::describe;
 use sissa::search::{Control, Limits, Score, Searcher};
 use sissa::tools::perft_suite::parse_suite;
 use sissa::tools::variant_files::{load, parse};
-use sissa::{Position, Variant};
+use sissa::{Position, Square, Variant};
 
 fn fairy(name: &str) -> &'static Variant {
     let text = include_str!("../variants/fairy.ini");
@@ -66,10 +66,10 @@ fn sissas_own_variants_match_their_perft_suite() {
     let dir = env!("CARGO_MANIFEST_DIR");
     let loaded = load(Path::new(&format!("{dir}/variants/sissa.ini"))).expect("variants/sissa.ini");
     let names: Vec<&str> = loaded.iter().map(|v| v.id()).collect();
-    assert_eq!(names, ["venator8", "sissa-chess"]);
+    assert_eq!(names, ["venator8", "sissa-chess", "locust-chess"]);
     let text = std::fs::read_to_string(format!("{dir}/perft/own.epd")).expect("perft/own.epd");
     let suite = parse_suite(&text).expect("suite");
-    assert_eq!(suite.len(), 6);
+    assert_eq!(suite.len(), 9);
     for entry in suite {
         let mut pos = Position::from_fen(entry.variant, &entry.fen).expect("fen");
         for &(depth, expected) in entry.expected.iter().filter(|(d, _)| *d <= 4) {
@@ -83,7 +83,7 @@ fn sissas_own_variants_match_their_perft_suite() {
 
 #[test]
 fn malformed_files_name_the_file_line_and_fault() {
-    let cases: [(&str, usize, &str); 25] = [
+    let cases: [(&str, usize, &str); 28] = [
         (
             "[a]\nboard = 8x8\npieces = PNBRQKY\n",
             3,
@@ -144,6 +144,13 @@ fn malformed_files_name_the_file_line_and_fault() {
         ),
         ("[a:venomous]\nhand = J 5 2\n", 2, "hand 'J 5 2'"),
         ("[a:chess]\npromotion = QK\n", 2, "cannot promote to 'K'"),
+        ("[a:chess]\npromotion-zone = 8\n", 2, "promotion-zone '8'"),
+        (
+            "[a:chess]\npiece = lion cacafK\n",
+            2,
+            "second locust capture",
+        ),
+        ("[a:chess]\npiece = x cpafR\n", 2, "locust leg"),
         ("# nothing\n", 0, "no [variant] section"),
     ];
     for (text, line, words) in cases {
@@ -255,4 +262,153 @@ fn a_built_in_pieces_xbetza_in_a_file_is_that_piece() {
         .expect("fen");
         perft(&mut p, 3)
     });
+}
+
+/// The jumper's and the rifle's moves worked out directly from their rules, as UCI text,
+/// and whether they attack `target` (could capture on it at the end of a move or on the way).
+fn locust_moves(pos: &Position, target: Option<Square>) -> (Vec<String>, bool) {
+    let v = pos.variant();
+    let g = &v.geometry;
+    let (jumper, rifle) = (v.role_of_letter('J'), v.role_of_letter('L'));
+    let us = match target {
+        Some(t) => pos
+            .piece_at(t)
+            .map_or(pos.side_to_move(), |p| p.color.flip()),
+        None => pos.side_to_move(),
+    };
+    let at = |f: i32, r: i32| g.square(f, r);
+    let owner = |sq: Square| pos.piece_at(sq).map(|p| p.color);
+    let name = |sq: Square| g.name(sq, 1).to_string();
+    let (mut moves, mut attacks) = (Vec::new(), false);
+    for &from in pos.pieces(us) {
+        let role = pos.piece_at(from).map(|p| p.role);
+        let (f, r) = (g.file(from), g.rank(from));
+        let dirs: &[(i32, i32)] = if role == jumper {
+            &[(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        } else if role == rifle {
+            &[(0, 1), (0, -1), (1, 0), (-1, 0)]
+        } else {
+            continue;
+        };
+        for &(dx, dy) in dirs {
+            let Some(near) = at(f + dx, r + dy) else {
+                continue;
+            };
+            match owner(near) {
+                None => moves.push(format!("{}{}", name(from), name(near))),
+                Some(c) if c != us => {
+                    let Some(far) = at(f + 2 * dx, r + 2 * dy) else {
+                        continue;
+                    };
+                    let lands = if role == jumper {
+                        owner(far).is_none()
+                    } else {
+                        owner(far) != Some(us)
+                    };
+                    if lands {
+                        moves.push(format!(
+                            "{}{},{}{}",
+                            name(from),
+                            name(near),
+                            name(near),
+                            name(far)
+                        ));
+                        attacks |= Some(near) == target || Some(far) == target;
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    moves.sort();
+    (moves, attacks)
+}
+
+#[test]
+fn locust_pieces_move_capture_and_give_check_as_their_xbetza_says() {
+    // The jumper (mFcafmF) steps one square diagonally and captures as a checker does, over
+    // an adjacent enemy onto the empty square behind; the rifle (mWcafW) steps one square
+    // orthogonally and captures an adjacent enemy by stepping on past it, capturing what
+    // stands there too.
+    let v = parse("sissa.ini", include_str!("../variants/sissa.ini"))
+        .expect("variants/sissa.ini")
+        .into_iter()
+        .find(|v| v.id() == "locust-chess")
+        .expect("locust-chess");
+    let (jumper, rifle) = (v.role_of_letter('J'), v.role_of_letter('L'));
+    let mut rng = Rng::new(0x10c057);
+    let (mut locusts, mut doubles, mut checks) = (0, 0, 0);
+    for _ in 0..60 {
+        let mut pos = Position::startpos(v);
+        for _ in 0..150 {
+            let (expected, _) = locust_moves(&pos, None);
+            let mut got: Vec<String> = pos
+                .pseudo_legal_moves()
+                .into_iter()
+                .filter(|m| {
+                    let role = pos.piece_at(m.from).map(|p| p.role);
+                    role == jumper || role == rifle
+                })
+                .map(|m| pos.move_text(m, 1))
+                .collect();
+            got.sort();
+            assert_eq!(got, expected, "{}", pos.fen());
+            let king = pos.king(pos.side_to_move());
+            let (_, attacked_by_locusts) = locust_moves(&pos, Some(king));
+            if attacked_by_locusts {
+                checks += 1;
+                assert!(pos.in_check(), "{}", pos.fen());
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let fen = pos.fen();
+            let hash = pos.hash();
+            for &mv in &moves {
+                let text = pos.move_text(mv, 1);
+                assert_eq!(pos.clone().parse_move(&text, 1), Ok(mv), "{text} in {fen}");
+                let san = sissa::notation::san::to_san(&mut pos, mv);
+                assert_eq!(
+                    sissa::notation::san::parse_san(&mut pos, &san),
+                    Ok(mv),
+                    "{san} in {fen}"
+                );
+                pos.make(mv);
+                assert_eq!(pos.hash(), pos.compute_hash(), "{text} in {fen}");
+                let mover = pos.side_to_move().flip();
+                assert!(
+                    !pos.attacked(pos.king(mover), pos.side_to_move()),
+                    "{text} in {fen}"
+                );
+                let again = Position::from_fen(v, &pos.fen()).expect("fen");
+                assert_eq!(again.hash(), pos.hash(), "{text} in {fen}");
+                pos.unmake();
+                assert_eq!((pos.fen(), pos.hash()), (fen.clone(), hash), "{text}");
+                if mv.kind == sissa::MoveKind::Locust {
+                    locusts += 1;
+                    doubles += usize::from(san.matches('x').count() == 2);
+                }
+            }
+            // Prefer locust captures, then other captures, so that the pieces get out.
+            let kind = |locust: bool| -> Vec<_> {
+                let of_kind = |m: &&sissa::Move| {
+                    (m.kind == sissa::MoveKind::Locust) == locust
+                        && (locust || pos.piece_at(m.to).is_some())
+                };
+                moves.iter().filter(of_kind).copied().collect()
+            };
+            let (locust_moves, captures) = (kind(true), kind(false));
+            let pick = match rng.below(3) {
+                0 if !locust_moves.is_empty() => *rng.choose(&locust_moves),
+                1 if !captures.is_empty() => *rng.choose(&captures),
+                _ => *rng.choose(&moves),
+            };
+            pos.make(pick);
+        }
+    }
+    assert!(
+        locusts > 200 && doubles > 5 && checks > 10,
+        "{locusts} locust moves, {doubles} capturing twice, {checks} checks"
+    );
 }

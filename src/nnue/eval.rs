@@ -17,7 +17,7 @@ use crate::rules::role::{Color, EMPTY, Piece, Role};
 /// feature that a drop cleared (owner, index).
 #[derive(Clone, Debug, Default)]
 pub struct Delta {
-    removed: ArrayVec<(Piece, Square), 2>,
+    removed: ArrayVec<(Piece, Square), 3>,
     added: ArrayVec<(Piece, Square), 2>,
     hand: Option<(Color, usize)>,
 }
@@ -44,6 +44,22 @@ impl Delta {
                 }
                 if let Some(p) = on(mv.to) {
                     d.added.push((p, mv.to));
+                }
+            }
+            MoveKind::Locust => {
+                if let Some(moved) = Piece::from_code(undo.moved) {
+                    d.removed.push((moved, mv.from));
+                    d.added.push((moved, mv.to));
+                }
+                if undo.captured != EMPTY
+                    && let Some(victim) = Piece::from_code(undo.captured)
+                {
+                    d.removed.push((victim, mv.to));
+                }
+                if let (Some(victim), Some(sq)) =
+                    (Piece::from_code(undo.locust), pos.locust_victim(mv))
+                {
+                    d.removed.push((victim, sq));
                 }
             }
             MoveKind::EnPassant => {
@@ -228,7 +244,7 @@ mod tests {
                 MoveKind::EnPassant => 1,
                 MoveKind::Castle => 2,
                 MoveKind::Drop => 3,
-                MoveKind::Null => 4,
+                MoveKind::Null | MoveKind::Locust => 4,
             }] += 1;
             pos.make(mv);
             nnue.played(pos, ply + 1);

@@ -6,6 +6,9 @@
 //! - Pawn moves: no letter, the from-file on captures: `e4`, `exd5`, `e10=S`; a Ninja pawn is
 //!   a piece for notation: `Je5`, `Jxd6`, `Jf10=Q`;
 //! - drops: `J@e5` (the drop with its push, on the final square);
+//! - a locust capture (a file piece capturing on its way): letter, from-square, `x`, the
+//!   victim's square, then `-` and the destination, or `x` if it captures there too:
+//!   `Ce4xe5-e6`, `Ce4xe5xe6`;
 //! - castling: `O-O` (rook on the higher file) and `O-O-O`; in a variant with several
 //!   castlings on one side (Venomous) the king's destination file follows a slash:
 //!   `O-O/g`, `O-O/h`, `O-O/i`, `O-O-O/e` ... `O-O-O/b`;
@@ -49,7 +52,9 @@ fn lettered(role: Role) -> bool {
 /// The moving piece's role for a board move (normal or en passant).
 fn mover(pos: &Position, mv: Move) -> Option<Role> {
     match mv.kind {
-        MoveKind::Normal | MoveKind::EnPassant => pos.piece_at(mv.from).map(|p| p.role),
+        MoveKind::Normal | MoveKind::EnPassant | MoveKind::Locust => {
+            pos.piece_at(mv.from).map(|p| p.role)
+        }
         MoveKind::Castle => Some(Role::King),
         MoveKind::Drop | MoveKind::Null => None,
     }
@@ -106,6 +111,16 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
             format!("{role}@{}", sq(mv.to))
         }
         MoveKind::Castle => castle_text(pos, mv),
+        MoveKind::Locust => {
+            let letter = mover(pos, mv).map_or('?', |r| pos.variant().letter(r));
+            let victim = pos.locust_victim(mv).map_or("?".to_string(), sq);
+            let mark = if mv.to != mv.from && pos.piece_at(mv.to).is_some() {
+                'x'
+            } else {
+                '-'
+            };
+            format!("{letter}{}x{victim}{mark}{}", sq(mv.from), sq(mv.to))
+        }
         MoveKind::Normal | MoveKind::EnPassant => {
             let role = mover(pos, mv).unwrap_or(Role::Pawn);
             let capture = is_capture(pos, mv);
@@ -252,6 +267,11 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Result<Move, SanError> {
         return unique(found);
     }
 
+    for &m in &legal {
+        if m.kind == MoveKind::Locust && san_body(pos, m) == text {
+            return Ok(m);
+        }
+    }
     let parsed = match parse_board_move(pos, text) {
         Ok(p) => p,
         Err(reason) => {

@@ -8,7 +8,8 @@ use crate::rules::role::Piece;
 
 impl Position {
     /// The move in UCI form (`e2e4`, `e9e10s`, `J@e5`, `f1h1`, one-step castling as the king
-    /// onto its own rook: `f1j1`), with ranks counted from `rank_base`.
+    /// onto its own rook: `f1j1`, a locust capture as its two legs, as XBoard writes it:
+    /// `e4e5,e5e6`), with ranks counted from `rank_base`.
     pub fn move_text(&self, mv: Move, rank_base: i32) -> String {
         let g = &self.variant().geometry;
         let name = |sq: Square| g.name(sq, rank_base).to_string();
@@ -26,6 +27,10 @@ impl Position {
                     c.king_to
                 };
                 format!("{}{}", name(mv.from), name(to))
+            }
+            MoveKind::Locust => {
+                let victim = self.locust_victim(mv).map_or("?".to_string(), name);
+                format!("{}{victim},{victim}{}", name(mv.from), name(mv.to))
             }
             MoveKind::Normal | MoveKind::EnPassant => {
                 let mut s = format!("{}{}", name(mv.from), name(mv.to));
@@ -103,6 +108,21 @@ impl Position {
             return match g.parse_square_exact(&text[at + 1..], rank_base) {
                 Some(_) => Ok(()),
                 None => Err(malformed("not a square of this board after @")),
+            };
+        }
+        if let Some((first, second)) = text.split_once(',') {
+            // A locust capture: two legs, the second starting where the first ends.
+            let leg = |t: &str| {
+                let (a, n1) = g.parse_square(t, rank_base)?;
+                let b = g.parse_square_exact(&t[n1..], rank_base)?;
+                Some((a, b))
+            };
+            return match (leg(first), leg(second)) {
+                (Some((_, via)), Some((from, _))) if via == from => Ok(()),
+                (Some(_), Some(_)) => Err(malformed(
+                    "the second leg of a two-leg move starts where the first ends",
+                )),
+                _ => Err(malformed("a two-leg move is written like e4e5,e5e6")),
             };
         }
         let Some((_, n1)) = g.parse_square(text, rank_base) else {

@@ -691,7 +691,14 @@ impl Cecp {
         };
         let text = cecp_text(self.pos.move_text(mv, self.rank_base()));
         self.pos.make(mv);
-        send(&format!("move {text}"));
+        // A two-leg move goes out one leg a command, a comma marking that more follows.
+        match text.split_once(',') {
+            Some((first, second)) => {
+                send(&format!("move {first},"));
+                send(&format!("move {second}"));
+            }
+            None => send(&format!("move {text}")),
+        }
         if !self.claim_if_over() {
             let expected = result.ponder.filter(|_| result.best == Some(mv));
             self.start_pondering(expected);

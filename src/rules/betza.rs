@@ -17,11 +17,13 @@
 //!   `m` turns on an empty square (the default), `p` on an occupied one, `g` on an occupied
 //!   and `y` on an empty one while switching the atom between leaper and rider; an `i` that
 //!   opens a later leg makes it exactly as long as the leg before (so the Sissa is
-//!   `maifsbsRmaifsbsB`).
+//!   `maifsbsRmaifsbsB`);
+//! - locust captures: `c` on a non-final leg turns on an enemy piece and captures it, and the
+//!   move goes on from its square (`mc` there turns on an empty square too): the checker's
+//!   jump is `cafmF`. One such capture a move.
 //!
-//! Rejected with a message: modes that need more than one captured square or board state
-//! beyond the occupants (`c` or `d` on a non-final leg, `d`, `e`, `t`, `o`), and castling
-//! (`O`).
+//! Rejected with a message: modes that need more than one locust capture or board state
+//! beyond the occupants (two `c` non-final legs, `d`, `e`, `t`, `o`), and castling (`O`).
 //!
 //! Every message names the column of the fault.
 
@@ -125,8 +127,19 @@ pub struct Leg {
     pub equal_length: bool,
     /// Only for a piece that has not moved yet (`i` on a first leg).
     pub unmoved_only: bool,
+    /// A non-final leg that captures the enemy piece it turns on (`c`: a locust capture).
+    pub kills: bool,
     /// The legs that may follow from each square this leg stops on; empty for a final leg.
     pub then: Vec<Leg>,
+}
+
+/// One move of a piece: where it ends, whether it captures there, and the square of the
+/// piece it captures on the way (a locust capture), if any. Squares are (file, rank).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Target {
+    pub to: (i32, i32),
+    pub capture: bool,
+    pub victim: Option<(i32, i32)>,
 }
 
 /// A compiled piece description: the first legs for each side.
@@ -163,17 +176,21 @@ impl Piece {
         &self.first[color.index()]
     }
 
-    /// Every square the piece of `color` on (file, rank) may move to, each once, with whether
-    /// the move captures there. `unmoved` tells whether `i` moves are allowed. The start
-    /// square counts as empty: the piece has left it.
+    /// Every move of the piece of `color` on (file, rank), each once. `unmoved` tells
+    /// whether `i` moves are allowed. The start square counts as empty (the piece has left
+    /// it), and so does a locust victim's once it is captured.
     pub fn targets(
         &self,
         color: Color,
         board: &impl BoardView,
         from: (i32, i32),
         unmoved: bool,
-    ) -> BTreeSet<((i32, i32), bool)> {
-        let view = Departed { board, from };
+    ) -> BTreeSet<Target> {
+        let view = Departed {
+            board,
+            from,
+            victim: None,
+        };
         let mut out = BTreeSet::new();
         for leg in self.legs(color) {
             if leg.unmoved_only && !unmoved {
@@ -191,15 +208,17 @@ impl fmt::Display for Piece {
     }
 }
 
-/// The board with the moving piece lifted off its square.
+/// The board with the moving piece lifted off its square, and the piece it captured on the
+/// way, if any, off its own.
 struct Departed<'a, B: BoardView> {
     board: &'a B,
     from: (i32, i32),
+    victim: Option<(i32, i32)>,
 }
 
 impl<B: BoardView> Departed<'_, B> {
     fn cell(&self, sq: (i32, i32)) -> Cell {
-        if sq == self.from {
+        if sq == self.from || Some(sq) == self.victim {
             Cell::Empty
         } else {
             self.board.cell(sq.0, sq.1)
@@ -212,7 +231,7 @@ fn walk<B: BoardView>(
     board: &Departed<'_, B>,
     start: (i32, i32),
     last_length: u32,
-    out: &mut BTreeSet<((i32, i32), bool)>,
+    out: &mut BTreeSet<Target>,
 ) {
     let (dx, dy) = leg.step;
     let mut at = start;
@@ -249,8 +268,16 @@ fn walk<B: BoardView>(
                 if leg.stops.allows(cell) {
                     // An `i` leg matches the last rider leg: a leaper passes its length on.
                     let length = if leg.range == 1 { last_length } else { length };
+                    let after = Departed {
+                        victim: if leg.kills && cell == Cell::Enemy {
+                            Some(at)
+                        } else {
+                            board.victim
+                        },
+                        ..*board
+                    };
                     for next in &leg.then {
-                        walk(next, board, at, length, out);
+                        walk(next, &after, at, length, out);
                     }
                 }
                 if cell != Cell::Empty {
@@ -265,7 +292,16 @@ fn walk<B: BoardView>(
                 }
             } else {
                 if leg.stops.allows(cell) {
-                    out.insert((at, cell == Cell::Enemy));
+                    // Ending on the victim's square is a plain capture there.
+                    let (capture, victim) = match board.victim {
+                        Some(v) if v == at => (true, None),
+                        v => (cell == Cell::Enemy, v),
+                    };
+                    out.insert(Target {
+                        to: at,
+                        capture,
+                        victim,
+                    });
                 }
                 if cell != Cell::Empty {
                     return;
@@ -665,6 +701,7 @@ fn mode_rank(leg: &LegText) -> usize {
 
 fn check_legs(legs: &[LegText]) -> Result<(), BetzaError> {
     let last = legs.len() - 1;
+    let mut kills = 0;
     for (k, leg) in legs.iter().enumerate() {
         if k == last {
             if leg.y {
@@ -680,10 +717,19 @@ fn check_legs(legs: &[LegText]) -> Result<(), BetzaError> {
                 );
             }
         } else if leg.c {
-            return fault(
-                leg.at,
-                "'c' on a non-final leg (a locust capture of a second piece) is not supported",
-            );
+            if leg.p || leg.g || leg.y {
+                return fault(
+                    leg.at,
+                    "a locust leg (c) turns on the piece it captures: not with p, g or y",
+                );
+            }
+            kills += 1;
+            if kills > 1 {
+                return fault(
+                    leg.at,
+                    "a second locust capture (c on a non-final leg) in one move is not supported",
+                );
+            }
         }
     }
     Ok(())
@@ -708,6 +754,12 @@ fn build(
         Stops {
             empty: text.m || any,
             enemy: text.c || any,
+            own: false,
+        }
+    } else if text.c {
+        Stops {
+            empty: text.m,
+            enemy: true,
             own: false,
         }
     } else {
@@ -767,6 +819,7 @@ fn build(
             hop,
             equal_length: k > 0 && text.initial,
             unmoved_only: k == 0 && text.initial,
+            kills: !final_leg && text.c,
             then,
         });
     }
@@ -815,11 +868,13 @@ mod tests {
         let p = Piece::parse(piece).unwrap_or_else(|e| panic!("{piece}: {e}"));
         let b = from.as_bytes();
         let from = ((b[0] - b'a') as i32, (b[1] - b'1') as i32);
+        let name = |(f, r): (i32, i32)| format!("{}{}", (b'a' + f as u8) as char, r + 1);
         p.targets(color, &Picture::new(rows), from, true)
             .into_iter()
-            .map(|((f, r), capture)| {
-                let x = if capture { "x" } else { "" };
-                format!("{x}{}{}", (b'a' + f as u8) as char, r + 1)
+            .map(|t| {
+                let x = if t.capture { "x" } else { "" };
+                let victim = t.victim.map_or(String::new(), |v| format!("x{},", name(v)));
+                format!("{victim}{x}{}", name(t.to))
             })
             .collect()
     }
@@ -931,6 +986,34 @@ mod tests {
     }
 
     #[test]
+    fn locust_captures() {
+        let rows = [
+            "........", "........", "...p....", "..p.p...", "...Q....", "........", "........",
+            "........",
+        ];
+        // The checker's jump: over an adjacent enemy diagonally onto the empty square behind.
+        assert_eq!(white("cafmF", &rows, "d4"), ["xc5,b6", "xe5,f6"]);
+        // Forward only; Black's forward is down the board.
+        assert_eq!(white("fmFfcafmF", &rows, "d4"), ["xc5,b6", "xe5,f6"]);
+        assert_eq!(
+            squares("fmFfcafmF", &rows, "d6", Color::Black),
+            ["xc5,b4", "xe5,f4"]
+        );
+        // Capture next door and step on; `mc` turns on an empty square as well.
+        assert_eq!(white("cafW", &rows, "d5"), ["xc5,b5", "xd6,d7", "xe5,f5"]);
+        assert_eq!(white("mcafmW", &rows, "d5"), ["xc5,b5", "xd6,d7", "xe5,f5"]);
+        assert_eq!(white("mcafmW", &rows, "d4"), ["b4", "d2", "f4"]);
+        // The square after the victim may hold a second enemy, captured too.
+        let file = [
+            "........", "...p....", "...p....", "........", "........", "........", "........",
+            "........",
+        ];
+        assert_eq!(white("cafW", &file, "d5"), ["xd6,xd7"]);
+        // Hit and run back (Chu Shogi's igui): capture next door, end on the start square.
+        assert_eq!(white("cabK", &rows, "d4"), ["xc5,d4", "xe5,d4"]);
+    }
+
+    #[test]
     fn faults_name_their_column() {
         for (text, column, words) in [
             ("", 1, "empty"),
@@ -939,7 +1022,8 @@ mod tests {
             ("L", 1, "camel"),
             ("mfW", 2, "directions first"),
             ("cmW", 2, "out of order"),
-            ("cafW", 1, "locust"),
+            ("cacafW", 3, "second locust"),
+            ("cpafW", 1, "locust leg"),
             ("eF", 1, "en passant"),
             ("N123", 2, "two digits"),
             ("3N", 1, "must follow an atom"),
@@ -1014,8 +1098,11 @@ mod tests {
                             };
                             let mut expected = BTreeSet::new();
                             pos.piece_targets(sq, role.index(), color, |to| {
-                                let capture = pos.board[to.index()] != EMPTY;
-                                expected.insert(((g.file(to), g.rank(to)), capture));
+                                expected.insert(Target {
+                                    to: (g.file(to), g.rank(to)),
+                                    capture: pos.board[to.index()] != EMPTY,
+                                    victim: None,
+                                });
                             });
                             let view = PositionView { pos: &pos, color };
                             let from = (g.file(sq), g.rank(sq));

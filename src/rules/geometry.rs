@@ -126,6 +126,12 @@ impl Geometry {
         self.rank_of[sq.index()] as usize * self.files as usize + self.file_of[sq.index()] as usize
     }
 
+    /// The square of a dense number, if it is a real square.
+    pub fn from_dense(&self, i: usize) -> Option<Square> {
+        let files = self.files as usize;
+        self.square((i % files) as i32, (i / files) as i32)
+    }
+
     /// Files times ranks: the size of a table indexed by [`Geometry::dense_index`].
     pub fn area(&self) -> usize {
         self.files as usize * self.ranks as usize

@@ -75,7 +75,10 @@ impl Position {
         let them = us.flip();
         let b = |sq: Square| sq.index();
         match mv.kind {
-            MoveKind::Normal => {
+            MoveKind::Normal | MoveKind::Locust => {
+                // A locust capture lifts its victim too.
+                let victim = self.locust_victim(mv);
+                let killed = victim.map(|v| std::mem::replace(&mut self.board[b(v)], EMPTY));
                 let moving = self.board[b(mv.from)];
                 let captured = self.board[b(mv.to)];
                 self.board[b(mv.from)] = EMPTY;
@@ -88,6 +91,9 @@ impl Position {
                 let safe = !self.attacked(king, them);
                 self.board[b(mv.to)] = captured;
                 self.board[b(mv.from)] = moving;
+                if let (Some(v), Some(k)) = (victim, killed) {
+                    self.board[b(v)] = k;
+                }
                 safe
             }
             MoveKind::EnPassant => {
@@ -138,6 +144,14 @@ impl Position {
             match v.special[role] {
                 Special::Pawn => self.gen_pawn(from, false, list),
                 Special::Ninja => self.gen_pawn(from, true, list),
+                Special::Betza => self.betza_targets(from, role, us, None, &mut |to, _, victim| {
+                    list.push(match victim {
+                        None => Move::normal(from, to),
+                        Some(v) => {
+                            Move::locust(from, to, self.variant.geometry.dense_index(v) as u8)
+                        }
+                    })
+                }),
                 _ => self.piece_targets(from, role, us, |to| list.push(Move::normal(from, to))),
             }
         }
@@ -225,7 +239,9 @@ impl Position {
             Special::Sissa => self.sissa_targets(from, own, &mut visit),
             Special::Snake => self.snake_targets(from, own, &mut visit),
             Special::Venator => self.venator_targets(from, own, &mut visit),
-            Special::Betza => self.betza_targets(from, role, color, None, &mut |to, _| visit(to)),
+            Special::Betza => {
+                self.betza_targets(from, role, color, None, &mut |to, _, _| visit(to))
+            }
             Special::None | Special::Pawn | Special::Ninja => {}
         }
     }

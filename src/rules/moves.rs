@@ -13,6 +13,10 @@ pub enum MoveKind {
     /// Castling; `from`/`to` are the king's squares and `extra` indexes the variant's
     /// castlings for the side to move.
     Castle,
+    /// A file piece's move that captures a piece on its way (a locust capture, XBetza `c` on
+    /// a non-final leg) and may capture on `to` too; `extra` is the victim's square as
+    /// [`crate::rules::geometry::Geometry::dense_index`] (below 256 on a 16x16 board).
+    Locust,
     /// A piece from the hand placed on `to` (with its push already applied); `extra` is the
     /// role code.
     Drop,
@@ -55,6 +59,17 @@ impl Move {
             to,
             kind: MoveKind::Normal,
             extra: role as u8,
+        }
+    }
+
+    /// A locust capture of the piece on the square numbered `victim` (a dense index).
+    #[inline]
+    pub fn locust(from: Square, to: Square, victim: u8) -> Move {
+        Move {
+            from,
+            to,
+            kind: MoveKind::Locust,
+            extra: victim,
         }
     }
 

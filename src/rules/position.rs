@@ -46,6 +46,9 @@ pub(crate) struct Undo {
     pub moved: u8,
     pub captured: u8,
     pub captured_slot: u8,
+    /// The piece a locust capture took on its way, and its list slot.
+    pub locust: u8,
+    pub locust_slot: u8,
     pub castling: CastlingRights,
     pub ep: EnPassant,
     pub halfmove: u32,
@@ -273,19 +276,34 @@ impl Position {
         self.hash ^= k.piece(p.color, p.role, sq) ^ k.piece(p.color, role, sq);
     }
 
+    /// The square of the piece a locust capture takes on its way.
+    pub fn locust_victim(&self, mv: Move) -> Option<Square> {
+        match mv.kind {
+            MoveKind::Locust => self.variant.geometry.from_dense(mv.extra as usize),
+            _ => None,
+        }
+    }
+
+    fn locust_square(&self, mv: Move) -> Square {
+        self.locust_victim(mv)
+            .expect("a locust move's victim square")
+    }
+
     /// Plays `mv`, which must be legal here (or a null move).
     pub fn make(&mut self, mv: Move) {
         let k = keys();
         let us = self.side;
         let mut undo = Undo {
             mv,
-            moved: if mv.kind == MoveKind::Normal {
+            moved: if matches!(mv.kind, MoveKind::Normal | MoveKind::Locust) {
                 self.board[mv.from.index()]
             } else {
                 EMPTY
             },
             captured: EMPTY,
             captured_slot: 0,
+            locust: EMPTY,
+            locust_slot: 0,
             castling: self.castling,
             ep: std::mem::take(&mut self.ep),
             halfmove: self.halfmove,
@@ -327,6 +345,23 @@ impl Position {
                 self.shift_piece(mv.from, mv.to);
                 self.halfmove = 0;
             }
+            MoveKind::Locust => {
+                let victim = self.locust_square(mv);
+                undo.locust = self.board[victim.index()];
+                undo.locust_slot = self.remove_piece(victim);
+                // A piece that returns to its start square captures nothing there.
+                let captured = self.board[mv.to.index()];
+                if captured != EMPTY && mv.to != mv.from {
+                    undo.captured = captured;
+                    undo.captured_slot = self.remove_piece(mv.to);
+                }
+                self.shift_piece(mv.from, mv.to);
+                self.halfmove = 0;
+                let clear = self.variant.castle_clear[mv.from.index()]
+                    .with(self.variant.castle_clear[mv.to.index()])
+                    .with(self.variant.castle_clear[victim.index()]);
+                self.set_castling(self.castling.without(clear));
+            }
             MoveKind::Castle => {
                 let c = &self.variant.castlings[us.index()][mv.extra as usize];
                 self.castle_pieces(c.king_from, c.rook_from, c.king_to, c.rook_to);
@@ -350,7 +385,7 @@ impl Position {
                     || (Role::from_code(code_role(undo.moved)).is_some_and(Role::is_pawn_like)
                         && !sideways_step)
             }
-            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Drop => true,
+            MoveKind::EnPassant | MoveKind::Locust | MoveKind::Castle | MoveKind::Drop => true,
             MoveKind::Null => false,
         };
         self.reversible = if irreversible {
@@ -388,6 +423,14 @@ impl Position {
             MoveKind::EnPassant => {
                 self.shift_piece(mv.to, mv.from);
                 self.restore_piece(undo.ep.victim, undo.captured, undo.captured_slot);
+            }
+            MoveKind::Locust => {
+                self.shift_piece(mv.to, mv.from);
+                if undo.captured != EMPTY {
+                    self.restore_piece(mv.to, undo.captured, undo.captured_slot);
+                }
+                let victim = self.locust_square(mv);
+                self.restore_piece(victim, undo.locust, undo.locust_slot);
             }
             MoveKind::Castle => {
                 let c = &self.variant.castlings[us.index()][mv.extra as usize];

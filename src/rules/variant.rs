@@ -200,6 +200,9 @@ pub struct VariantSpec {
     pub army: &'static [Role],
     pub start_fen: &'static str,
     pub promotions: &'static [Role],
+    /// How many of the last ranks a pawn promotes on (1: the last only; makruk: 3). The
+    /// promotion is compulsory on each of them.
+    pub promotion_zone: u8,
     /// For each relative rank (0-based) a pawn stands on, the highest relative rank its
     /// non-capturing forward move may reach (every rank in between is a legal move too).
     pub pawn_reach: Vec<u8>,
@@ -442,7 +445,8 @@ impl Variant {
                 let rel = g.relative_rank(s, c == Color::White);
                 let reach = spec.pawn_reach.get(rel as usize).copied().unwrap_or(0) as i32;
                 pawn_steps[c.index()][s.index()] = (reach - rel).max(0) as u8;
-                promotion_square[c.index()][s.index()] = rel == last as i32;
+                promotion_square[c.index()][s.index()] =
+                    rel > last as i32 - spec.promotion_zone as i32;
                 enemy_half[c.index()][s.index()] = rel >= spec.ranks as i32 / 2;
             }
         }

@@ -62,13 +62,14 @@ struct Section {
     keys: Vec<(String, String, usize)>,
 }
 
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "board",
     "holes",
     "pieces",
     "start",
     "promotion",
     "pawn-reach",
+    "promotion-zone",
     "castling",
     "hand",
     "insufficient",
@@ -266,6 +267,7 @@ fn variant_keys(v: &Variant) -> Vec<(String, String)> {
         ("start", s.start_fen.to_string()),
         ("promotion", letters(s.promotions)),
         ("pawn-reach", reach.join(" ")),
+        ("promotion-zone", s.promotion_zone.to_string()),
         ("castling", or_dash(castling)),
         ("hand", hand),
         ("insufficient", word(INSUFFICIENT, s.insufficient)),
@@ -506,6 +508,20 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         ));
     }
 
+    let (text, line) = get_or("promotion-zone", "1");
+    let promotion_zone = text
+        .parse::<u8>()
+        .ok()
+        .filter(|n| (1..ranks).contains(n))
+        .ok_or_else(|| {
+            at(
+                line,
+                format!(
+                    "promotion-zone '{text}': the number of last ranks a pawn promotes on, 1 to {}",
+                    ranks - 1
+                ),
+            )
+        })?;
     let pawn_reach = match keys.get("pawn-reach") {
         None => orthodox_pawn_reach(ranks),
         Some((text, _)) if text == "orthodox" => orthodox_pawn_reach(ranks),
@@ -647,6 +663,7 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         army: leak(army),
         start_fen: leak_str(start),
         promotions: leak(promotions),
+        promotion_zone,
         pawn_reach,
         castling: leak(castling),
         hand,

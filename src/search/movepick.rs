@@ -19,17 +19,26 @@ pub fn moving_role(pos: &Position, mv: Move) -> Role {
         MoveKind::Drop => mv.drop_role().unwrap_or(Role::Pawn),
         MoveKind::Castle => Role::King,
         MoveKind::Null => Role::King,
-        MoveKind::Normal | MoveKind::EnPassant => {
+        MoveKind::Normal | MoveKind::EnPassant | MoveKind::Locust => {
             pos.piece_at(mv.from).map_or(Role::Pawn, |p| p.role)
         }
     }
 }
 
-/// The role `mv` captures, if any.
+/// The role `mv` captures, if any (of a locust capture's two victims, the more valuable).
 pub fn captured_role(pos: &Position, mv: Move) -> Option<Role> {
     match mv.kind {
         MoveKind::Normal => pos.piece_at(mv.to).map(|p| p.role),
         MoveKind::EnPassant => Some(Role::Pawn),
+        MoveKind::Locust => {
+            let victim = pos.locust_victim(mv).and_then(|s| pos.piece_at(s));
+            let target = pos.piece_at(mv.to).filter(|_| mv.to != mv.from);
+            [victim, target]
+                .into_iter()
+                .flatten()
+                .map(|p| p.role)
+                .max_by_key(|&r| material(r))
+        }
         _ => None,
     }
 }
@@ -41,7 +50,17 @@ pub fn is_tactical(pos: &Position, mv: Move) -> bool {
 
 /// Material `mv` gains at once (victim, plus promotion gain).
 pub fn material_gain(pos: &Position, mv: Move) -> i32 {
-    let victim = captured_role(pos, mv).map_or(0, material);
+    let victim = match mv.kind {
+        MoveKind::Locust => {
+            let on = |sq: Option<crate::rules::geometry::Square>| {
+                sq.and_then(|s| pos.piece_at(s))
+                    .map_or(0, |p| material(p.role))
+            };
+            let target = if mv.to == mv.from { 0 } else { on(Some(mv.to)) };
+            on(pos.locust_victim(mv)) + target
+        }
+        _ => captured_role(pos, mv).map_or(0, material),
+    };
     let promo = mv
         .promotion_role()
         .map_or(0, |r| material(r) - material(Role::Pawn));

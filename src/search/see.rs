@@ -68,16 +68,10 @@ pub fn see_ge(pos: &mut Position, mv: Move, threshold: i32) -> bool {
 /// Material taken by `mv` at once, promotion gain included; `None` for castling and the
 /// null move, which the exchange does not judge.
 fn first_gain(pos: &Position, mv: Move) -> Option<i32> {
-    let victim = match mv.kind {
-        MoveKind::Normal => pos.piece_at(mv.to).map_or(0, |p| material(p.role)),
-        MoveKind::EnPassant => material(Role::Pawn),
-        MoveKind::Drop => 0,
-        MoveKind::Castle | MoveKind::Null => return None,
-    };
-    let promo = mv
-        .promotion_role()
-        .map_or(0, |r| material(r) - material(Role::Pawn));
-    Some(victim + promo)
+    match mv.kind {
+        MoveKind::Castle | MoveKind::Null => None,
+        _ => Some(super::movepick::material_gain(pos, mv)),
+    }
 }
 
 /// The role standing on the target once `mv` is made.

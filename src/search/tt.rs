@@ -66,15 +66,15 @@ pub const MAX_MB: usize = 65_536;
 /// Depth below an existing entry of the same search at which a new result still replaces it.
 const REPLACE_DEPTH_MARGIN: i32 = 3;
 
-// The data word: from (9 bits) | to (9) | kind + 1, 0 for no move (3) | extra (5) |
+// The data word: from (9 bits) | to (9) | kind + 1, 0 for no move (3) | extra (8) |
 // depth (8) | bound (2) | age (8).
 const SQUARE_BITS: u32 = 9;
 const TO_SHIFT: u32 = 9;
 const KIND_SHIFT: u32 = 18;
 const EXTRA_SHIFT: u32 = 21;
-const DEPTH_SHIFT: u32 = 26;
-const BOUND_SHIFT: u32 = 34;
-const AGE_SHIFT: u32 = 36;
+const DEPTH_SHIFT: u32 = 29;
+const BOUND_SHIFT: u32 = 37;
+const AGE_SHIFT: u32 = 39;
 
 fn kind_code(kind: MoveKind) -> u64 {
     match kind {
@@ -83,6 +83,7 @@ fn kind_code(kind: MoveKind) -> u64 {
         MoveKind::Castle => 3,
         MoveKind::Drop => 4,
         MoveKind::Null => 5,
+        MoveKind::Locust => 6,
     }
 }
 
@@ -93,6 +94,7 @@ fn kind_of(code: u64) -> Option<MoveKind> {
         3 => MoveKind::Castle,
         4 => MoveKind::Drop,
         5 => MoveKind::Null,
+        6 => MoveKind::Locust,
         _ => return None,
     })
 }
@@ -111,7 +113,7 @@ fn pack(mv: Option<Move>, depth: i32, bound: Bound, age: u8) -> u64 {
         (u64::from(m.from.0) & square_mask)
             | (u64::from(m.to.0) & square_mask) << TO_SHIFT
             | kind_code(m.kind) << KIND_SHIFT
-            | (u64::from(m.extra) & 31) << EXTRA_SHIFT
+            | u64::from(m.extra) << EXTRA_SHIFT
     });
     mv_bits
         | (depth.clamp(0, 255) as u64) << DEPTH_SHIFT
@@ -125,7 +127,7 @@ fn unpack(data: u64, scores: u64) -> Entry {
         from: Square((data & square_mask) as u16),
         to: Square(((data >> TO_SHIFT) & square_mask) as u16),
         kind,
-        extra: ((data >> EXTRA_SHIFT) & 31) as u8,
+        extra: (data >> EXTRA_SHIFT) as u8,
     });
     let bound = match (data >> BOUND_SHIFT) & 3 {
         1 => Bound::Lower,
@@ -305,6 +307,7 @@ mod tests {
                 kind: MoveKind::EnPassant,
                 extra: 0,
             }),
+            Some(Move::locust(Square(40), Square(40), 255)),
         ];
         for (i, &mv) in moves.iter().enumerate() {
             let key = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1);

@@ -99,7 +99,8 @@ fn material(pos: &Position) -> i32 {
 }
 
 fn is_capture(pos: &Position, mv: crate::Move) -> bool {
-    mv.kind == MoveKind::EnPassant || (mv.kind == MoveKind::Normal && pos.piece_at(mv.to).is_some())
+    matches!(mv.kind, MoveKind::EnPassant | MoveKind::Locust)
+        || (mv.kind == MoveKind::Normal && pos.piece_at(mv.to).is_some())
 }
 
 const MATE: i32 = 100_000;

@@ -30,9 +30,10 @@ impl crate::rules::betza::BoardView for BetzaView<'_> {
 }
 
 impl Position {
-    /// The targets of the file-defined piece of `role` and `color` on `from` by its XBetza
-    /// walk, with whether each is a capture; `enemy_at` is a square to treat as holding an
-    /// enemy piece (an attack test asks about squares that may be empty). Kept out of line:
+    /// The moves of the file-defined piece of `role` and `color` on `from` by its XBetza
+    /// walk: each target, whether the move captures there, and the square of the piece it
+    /// captures on its way (a locust capture), if any; `enemy_at` is a square to treat as
+    /// holding an enemy piece (an attack test asks about squares that may be empty). Kept out of line:
     /// the built-in variants never call it, and their generator stays small.
     #[cold]
     #[inline(never)]
@@ -42,7 +43,7 @@ impl Position {
         role: usize,
         color: Color,
         enemy_at: Option<Square>,
-        visit: &mut dyn FnMut(Square, bool),
+        visit: &mut dyn FnMut(Square, bool, Option<Square>),
     ) {
         let Some(piece) = Role::from_code(role as u8).and_then(crate::rules::pattern::custom)
         else {
@@ -55,21 +56,30 @@ impl Position {
             enemy_at: enemy_at.map(|s| (g.file(s), g.rank(s))),
         };
         let at = (g.file(from), g.rank(from));
-        for ((file, rank), capture) in piece.betza.targets(color, &view, at, false) {
-            if let Some(to) = g.square(file, rank) {
-                visit(to, capture);
+        for t in piece.betza.targets(color, &view, at, false) {
+            let Some(to) = g.square(t.to.0, t.to.1) else {
+                continue;
+            };
+            match t.victim {
+                None => visit(to, t.capture, None),
+                Some((file, rank)) => {
+                    if let Some(victim) = g.square(file, rank) {
+                        visit(to, t.capture, Some(victim));
+                    }
+                }
             }
         }
     }
 
-    /// Whether the file-defined piece of `by` on `from` could capture on `to`.
+    /// Whether the file-defined piece of `by` on `from` could capture on `to`, at the end of
+    /// a move or on its way.
     #[cold]
     #[inline(never)]
     pub(crate) fn betza_attacks(&self, from: Square, to: Square, by: Color) -> bool {
         let role = code_role(self.board[from.index()]) as usize;
         let mut hit = false;
-        self.betza_targets(from, role, by, Some(to), &mut |sq, capture| {
-            hit |= capture && sq == to;
+        self.betza_targets(from, role, by, Some(to), &mut |sq, capture, victim| {
+            hit |= (capture && sq == to) || victim == Some(to);
         });
         hit
     }
