@@ -12,7 +12,7 @@ use sissa::rng::Rng;
 use sissa::rules::perft::perft;
 use sissa::rules::role::Color;
 use sissa::tools::variant_files::load;
-use sissa::{Position, Variant};
+use sissa::{MoveKind, Position, Role, Variant};
 
 fn fairy_stockfish() -> Option<PathBuf> {
     if support::on_path("fairy-stockfish") {
@@ -95,15 +95,26 @@ fn fairy_variants_have_fairy_stockfish_perft() {
     };
     let file = format!("{}/variants/fairy.ini", env!("CARGO_MANIFEST_DIR"));
     let variants: Vec<&'static Variant> = load(Path::new(&file)).expect("variants/fairy.ini");
-    assert_eq!(variants.len(), 16);
+    assert_eq!(variants.len(), 17);
     let mut fsf = Fsf::start(&program);
     let mut rng = Rng::new(0xfa1e);
     // Positions where one side has at most its king and one piece: the bare-king endings.
     let mut near_bare = 0;
     // Positions with a promotion before the last rank (makruk's zone of three ranks).
     let mut zone_promotions = 0;
+    // Positions where the king may castle with a piece other than the rook (New Zealand).
+    let mut other_castlings = 0;
     for v in variants {
         let mut positions = vec![(Position::startpos(v), 4)];
+        if v.spec.castling_rook != Role::Rook {
+            // Castling both ways with the file's rook, and through its attacks.
+            for fen in [
+                "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+                "r3k2r/ppp2ppp/8/3n4/8/8/PPP2PPP/R3K2R b KQkq - 0 1",
+            ] {
+                positions.push((Position::from_fen(v, fen).expect("castling fen"), 3));
+            }
+        }
         // Long games too where a bare king ends them, to reach the endings it decides.
         let long = if v.spec.end.bare_king || v.spec.promotion_zone > 1 {
             16
@@ -132,9 +143,14 @@ fn fairy_variants_have_fairy_stockfish_perft() {
             }
             let last = v.geometry.ranks() as i32 - 1;
             let white = pos.side_to_move() == Color::White;
-            zone_promotions += usize::from(pos.legal_moves().iter().any(|m| {
+            let legal = pos.legal_moves();
+            zone_promotions += usize::from(legal.iter().any(|m| {
                 m.promotion_role().is_some() && v.geometry.relative_rank(m.to, white) < last
             }));
+            other_castlings += usize::from(
+                v.spec.castling_rook != Role::Rook
+                    && legal.iter().any(|m| m.kind == MoveKind::Castle),
+            );
             let fen = pos.fen();
             let ours = perft(&mut pos, depth);
             assert_eq!(
@@ -145,7 +161,14 @@ fn fairy_variants_have_fairy_stockfish_perft() {
             );
         }
     }
-    eprintln!("{near_bare} bare-king endings, {zone_promotions} zone promotions tried");
+    eprintln!(
+        "{near_bare} bare-king endings, {zone_promotions} zone promotions, {other_castlings} \
+         castlings with another piece tried"
+    );
+    assert!(
+        other_castlings >= 1,
+        "no position where the king castles with another piece than the rook"
+    );
     assert!(
         zone_promotions >= 2,
         "only {zone_promotions} positions with a promotion before the last rank"

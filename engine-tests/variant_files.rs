@@ -83,7 +83,7 @@ fn sissas_own_variants_match_their_perft_suite() {
 
 #[test]
 fn malformed_files_name_the_file_line_and_fault() {
-    let cases: [(&str, usize, &str); 28] = [
+    let cases: [(&str, usize, &str); 29] = [
         (
             "[a]\nboard = 8x8\npieces = PNBRQKY\n",
             3,
@@ -107,7 +107,6 @@ fn malformed_files_name_the_file_line_and_fault() {
             3,
             "piece 'h' is already defined on line 2",
         ),
-        ("[a:chess]\npiece = pusher imW\n", 2, "'i' on a first leg"),
         (
             "[a:chess]\npiece = rook W\n",
             2,
@@ -145,6 +144,12 @@ fn malformed_files_name_the_file_line_and_fault() {
         ("[a:venomous]\nhand = J 5 2\n", 2, "hand 'J 5 2'"),
         ("[a:chess]\npromotion = QK\n", 2, "cannot promote to 'K'"),
         ("[a:chess]\npromotion-zone = 8\n", 2, "promotion-zone '8'"),
+        (
+            "[a:chess]\ncastling-rook = K\n",
+            2,
+            "cannot castle with 'K'",
+        ),
+        ("[a:chess]\ncastling-rook = RN\n", 2, "castling-rook 'RN'"),
         (
             "[a:chess]\npiece = lion cacafK\n",
             2,
@@ -411,4 +416,44 @@ fn locust_pieces_move_capture_and_give_check_as_their_xbetza_says() {
         locusts > 200 && doubles > 5 && checks > 10,
         "{locusts} locust moves, {doubles} capturing twice, {checks} checks"
     );
+}
+
+#[test]
+fn initial_moves_belong_to_a_piece_on_its_start_square() {
+    // The hopper leaps as a knight and, from a square where the start position has a hopper
+    // of its colour, may also slide up to two squares straight forward (`ifmW2`).
+    let text = "[itest:chess]\npiece = hopper NifmW2\npieces = PBRQK hopper:A\n\
+                start = rabqkbar/pppppppp/8/8/8/8/PPPPPPPP/RABQKBAR w KQkq - 0 1\n\
+                promotion = QRBA\n";
+    let v = parse("itest.ini", text).expect("itest")[0];
+    for (fen, moves) in [
+        // On b1 or g1, its start squares: three or two knight moves, two steps, five king moves.
+        ("4k3/8/8/8/8/8/8/1A2K3 w - - 0 1", 10),
+        ("4k3/8/8/8/8/8/8/4K1A1 w - - 0 1", 10),
+        // On d1 or b2, where no hopper starts: knight moves only.
+        ("4k3/8/8/8/8/8/8/3AK3 w - - 0 1", 8),
+        ("4k3/8/8/8/8/8/1A6/4K3 w - - 0 1", 9),
+        // Black's start square, Black's forward; a white hopper on b8 has no steps.
+        ("1a2k3/8/8/8/8/8/8/4K3 b - - 0 1", 10),
+        ("1A2k3/8/8/8/8/8/8/4K3 w - - 0 1", 8),
+        // Blocked by the piece in front, as a slide is.
+        ("4k3/8/8/8/8/8/1P6/1A2K3 w - - 0 1", 8 + 2),
+    ] {
+        let mut pos = Position::from_fen(v, fen).expect("fen");
+        assert_eq!(perft(&mut pos, 1), moves, "{fen}");
+    }
+    // The steps go with leaving the start square and come back with the return.
+    let mut pos = Position::from_fen(v, "4k3/8/8/8/8/8/8/1A2K3 w - - 0 1").expect("fen");
+    for (moves, hopper_moves) in [(["b1c3", "e8d8"], 8), (["c3b1", "d8e8"], 5)] {
+        for text in moves {
+            let mv = pos.parse_move(text, 1).expect(text);
+            pos.make(mv);
+        }
+        let counted = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| pos.piece_at(m.from).map(|p| p.role) == v.role_of_letter('A'))
+            .count();
+        assert_eq!(counted, hopper_moves, "{}", pos.fen());
+    }
 }

@@ -134,6 +134,18 @@ impl Position {
             return Err(FenError::ExtraFields(rest.join(" ")));
         }
 
+        variant.start_board.get_or_init(|| {
+            let mut start = Position::empty(variant);
+            let placement = variant
+                .spec
+                .start_fen
+                .split(['[', ' '])
+                .next()
+                .unwrap_or("");
+            // A start position that does not read leaves the board empty: no piece unmoved.
+            let _ = read_placement(&mut start, placement);
+            start.board.to_vec()
+        });
         let mut pos = Position::empty(variant);
         let (placement, holdings) = match board_field.find('[') {
             Some(i) => {
@@ -404,7 +416,7 @@ fn read_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             )));
         };
         let king_ok = pos.piece_at(rule.king_from) == Some(Piece::new(color, Role::King));
-        let rook_ok = pos.piece_at(rule.rook_from) == Some(Piece::new(color, Role::Rook));
+        let rook_ok = pos.piece_at(rule.rook_from) == Some(Piece::new(color, v.spec.castling_rook));
         if !king_ok || !rook_ok {
             let g = &v.geometry;
             return Err(FenError::BadCastling(format!(

@@ -270,7 +270,7 @@ impl Position {
     fn gen_castling(&self, list: &mut MoveList) {
         let us = self.side;
         let them = us.flip();
-        let rook = Piece::new(us, Role::Rook).code();
+        let rook = Piece::new(us, self.variant.spec.castling_rook).code();
         let king = Piece::new(us, Role::King).code();
         for (i, c) in self.variant.castlings[us.index()].iter().enumerate() {
             if !self.castling.contains(CastlingRights::one(us, c.side))

@@ -133,19 +133,9 @@ pub fn custom(role: Role) -> Option<&'static CustomPiece> {
 
 /// Gives the piece `name` with moves `xbetza` (and `value`, or an estimate) a custom role
 /// slot for the rest of the process: the slot of an identical earlier definition, or the
-/// next free one. Errors: bad XBetza, a move only an unmoved piece has (Sissa keeps no
-/// record of which pieces moved), or all slots taken.
+/// next free one. Errors: bad XBetza, or all slots taken.
 pub fn define_custom(name: &str, xbetza: &str, value: Option<i32>) -> Result<Role, String> {
     let piece = betza::Piece::parse(xbetza).map_err(|e| format!("XBetza '{xbetza}': {e}"))?;
-    if Color::ALL
-        .iter()
-        .any(|&c| piece.legs(c).iter().any(|l| l.unmoved_only))
-    {
-        return Err(format!(
-            "XBetza '{xbetza}': 'i' on a first leg (a move only an unmoved piece has) is not \
-             supported in files"
-        ));
-    }
     let value = value.unwrap_or_else(|| estimated_value(&piece));
     let _guard = DEFINING.lock().unwrap_or_else(|e| e.into_inner());
     for (i, slot) in CUSTOM.iter().enumerate() {
@@ -185,6 +175,7 @@ fn plain(piece: &betza::Piece) -> Option<(Vec<Delta>, Vec<Delta>)> {
             && leg.skip == 0
             && leg.hop == betza::Hop::None
             && !leg.equal_length
+            && !leg.unmoved_only
             && leg.stops.empty
             && leg.stops.enemy
             && !leg.stops.own;

@@ -207,6 +207,9 @@ pub struct VariantSpec {
     /// non-capturing forward move may reach (every rank in between is a legal move too).
     pub pawn_reach: Vec<u8>,
     pub castling: &'static [CastlingRule],
+    /// The piece the king castles with: the rook, or a file's piece on the rook's square
+    /// (New Zealand chess).
+    pub castling_rook: Role,
     pub hand: Option<HandRule>,
     pub insufficient: InsufficientMaterial,
     pub end: EndRules,
@@ -281,6 +284,10 @@ pub struct Variant {
     pub forward: [i16; 2],
     /// Whether the role belongs to the army.
     pub in_army: u32,
+    /// The start position's board (piece codes by cell), for XBetza's `i` moves: a piece
+    /// counts as unmoved on a square where the start position has a piece of its kind and
+    /// colour. Set by the FEN reader when it first reads a position of the variant.
+    pub(crate) start_board: OnceLock<Vec<u8>>,
 }
 
 fn offset_of(g: &Geometry, d: Delta) -> i16 {
@@ -299,8 +306,11 @@ impl Variant {
         let g = Geometry::new(s.files, s.ranks, &s.holes);
         let in_army = |r: Role| s.army.contains(&r);
         for c in s.castling {
-            if !in_army(Role::King) || !in_army(Role::Rook) {
-                return Err("castling needs a king and a rook in the army".to_string());
+            if !in_army(Role::King) || !in_army(s.castling_rook) {
+                return Err(format!(
+                    "castling needs a king and a {} in the army",
+                    s.castling_rook.name()
+                ));
             }
             for file in [c.king_from, c.king_to, c.rook_from, c.rook_to] {
                 for rank in [0, s.ranks as i32 - 1] {
@@ -473,7 +483,17 @@ impl Variant {
             enemy_half,
             forward,
             in_army,
+            start_board: OnceLock::new(),
         }
+    }
+
+    /// Whether the piece of code `code` on `sq` counts as unmoved: the start position has
+    /// the same piece there.
+    #[inline]
+    pub(crate) fn unmoved(&self, sq: Square, code: u8) -> bool {
+        self.start_board
+            .get()
+            .is_some_and(|b| b.get(sq.index()) == Some(&code))
     }
 
     /// The engine id (`chess`, `gustav3`, `venator`, `venomous`).

@@ -62,13 +62,14 @@ struct Section {
     keys: Vec<(String, String, usize)>,
 }
 
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 15] = [
     "board",
     "holes",
     "pieces",
     "start",
     "promotion",
     "pawn-reach",
+    "castling-rook",
     "promotion-zone",
     "castling",
     "hand",
@@ -269,6 +270,7 @@ fn variant_keys(v: &Variant) -> Vec<(String, String)> {
         ("pawn-reach", reach.join(" ")),
         ("promotion-zone", s.promotion_zone.to_string()),
         ("castling", or_dash(castling)),
+        ("castling-rook", v.letter(s.castling_rook).to_string()),
         ("hand", hand),
         ("insufficient", word(INSUFFICIENT, s.insufficient)),
         ("stalemate", word(STALEMATE, s.end.stalemate)),
@@ -599,6 +601,26 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         }
     }
 
+    let castling_rook = match keys.get("castling-rook") {
+        None => Role::Rook,
+        Some((text, line)) => {
+            let mut chars = text.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return Err(at(
+                    *line,
+                    format!(
+                        "castling-rook '{text}': the letter of the piece the king castles with"
+                    ),
+                ));
+            };
+            let role = role_in_army(c, *line, "castling piece")?;
+            if role.is_pawn_like() || role == Role::King {
+                return Err(at(*line, format!("the king cannot castle with '{c}'")));
+            }
+            role
+        }
+    };
+
     let hand = match keys.get("hand") {
         None => None,
         Some((text, _)) if text == "-" => None,
@@ -666,6 +688,7 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         promotion_zone,
         pawn_reach,
         castling: leak(castling),
+        castling_rook,
         hand,
         insufficient,
         end: EndRules {

@@ -56,7 +56,8 @@ impl Position {
             enemy_at: enemy_at.map(|s| (g.file(s), g.rank(s))),
         };
         let at = (g.file(from), g.rank(from));
-        for t in piece.betza.targets(color, &view, at, false) {
+        let unmoved = self.variant.unmoved(from, self.board[from.index()]);
+        for t in piece.betza.targets(color, &view, at, unmoved) {
             let Some(to) = g.square(t.to.0, t.to.1) else {
                 continue;
             };
