@@ -186,20 +186,84 @@ impl Piece {
         from: (i32, i32),
         unmoved: bool,
     ) -> BTreeSet<Target> {
+        let mut out = BTreeSet::new();
+        self.visit(color, board, from, unmoved, &mut |t| {
+            out.insert(t);
+            false
+        });
+        out
+    }
+
+    /// Calls `emit` with every move of the piece (as [`Piece::targets`], but a move reached
+    /// two ways comes twice) until it returns true; whether it did. Allocates nothing: the
+    /// generator and the attack test walk pieces this way.
+    pub fn visit(
+        &self,
+        color: Color,
+        board: &impl BoardView,
+        from: (i32, i32),
+        unmoved: bool,
+        emit: &mut impl FnMut(Target) -> bool,
+    ) -> bool {
         let view = Departed {
             board,
             from,
             victim: None,
         };
-        let mut out = BTreeSet::new();
-        for leg in self.legs(color) {
-            if leg.unmoved_only && !unmoved {
-                continue;
-            }
-            walk(leg, &view, from, 0, &mut out);
-        }
-        out
+        self.legs(color)
+            .iter()
+            .filter(|leg| unmoved || !leg.unmoved_only)
+            .any(|leg| walk(leg, &view, from, 0, emit))
     }
+}
+
+impl Piece {
+    /// Whether the piece of `color` on `from` could capture on `target` (at the end of a
+    /// move or on its way), on a board where `target` holds an enemy. A one-leg move is
+    /// walked only if it captures and `target` lies on its line; stops at the first hit.
+    pub fn attacks(
+        &self,
+        color: Color,
+        board: &impl BoardView,
+        from: (i32, i32),
+        target: (i32, i32),
+        unmoved: bool,
+    ) -> bool {
+        let view = Departed {
+            board,
+            from,
+            victim: None,
+        };
+        let delta = (target.0 - from.0, target.1 - from.1);
+        let mut hit = |t: Target| (t.capture && t.to == target) || t.victim == Some(target);
+        self.legs(color).iter().any(|leg| {
+            if leg.unmoved_only && !unmoved {
+                return false;
+            }
+            if leg.then.is_empty() && !(leg.stops.enemy && on_line(leg, delta)) {
+                return false;
+            }
+            walk(leg, &view, from, 0, &mut hit)
+        })
+    }
+}
+
+/// Whether `delta` is a whole number of `leg`'s steps within its range (1 or more).
+fn on_line(leg: &Leg, delta: (i32, i32)) -> bool {
+    let (dx, dy) = leg.step;
+    let k = if dx != 0 {
+        if delta.0 % dx != 0 {
+            return false;
+        }
+        delta.0 / dx
+    } else {
+        if delta.0 != 0 || dy == 0 || delta.1 % dy != 0 {
+            return false;
+        }
+        delta.1 / dy
+    };
+    // A hop counts towards the range too: a ranged hopper lands within it.
+    k >= 1 && delta.1 == k * dy && (leg.range == 0 || k as u32 <= leg.range)
 }
 
 impl fmt::Display for Piece {
@@ -226,13 +290,15 @@ impl<B: BoardView> Departed<'_, B> {
     }
 }
 
+/// Walks one leg and those after it, calling `emit` for every move that ends; returns true
+/// as soon as `emit` does.
 fn walk<B: BoardView>(
     leg: &Leg,
     board: &Departed<'_, B>,
     start: (i32, i32),
     last_length: u32,
-    out: &mut BTreeSet<Target>,
-) {
+    emit: &mut impl FnMut(Target) -> bool,
+) -> bool {
     let (dx, dy) = leg.step;
     let mut at = start;
     let mut skip = leg.skip;
@@ -245,20 +311,20 @@ fn walk<B: BoardView>(
         length += 1;
         let cell = board.cell(at);
         if cell == Cell::Off {
-            return;
+            return false;
         }
         let mut counts = skip == 0;
         skip = skip.saturating_sub(1);
         if counts {
             let beside = board.cell((prev.0 + dx / 2, prev.1 + dy / 2));
             match leg.blocking {
-                Blocking::Lame if beside != Cell::Empty => return,
-                Blocking::MustJump if beside == Cell::Empty => return,
+                Blocking::Lame if beside != Cell::Empty => return false,
+                Blocking::MustJump if beside == Cell::Empty => return false,
                 _ => {}
             }
             if leg.equal_length && length != last_length {
                 if cell != Cell::Empty {
-                    return;
+                    return false;
                 }
                 counts = false;
             }
@@ -276,12 +342,16 @@ fn walk<B: BoardView>(
                         },
                         ..*board
                     };
-                    for next in &leg.then {
-                        walk(next, &after, at, length, out);
+                    if leg
+                        .then
+                        .iter()
+                        .any(|next| walk(next, &after, at, length, emit))
+                    {
+                        return true;
                     }
                 }
                 if cell != Cell::Empty {
-                    return;
+                    return false;
                 }
             } else if hop != Hop::None {
                 if cell != Cell::Empty {
@@ -297,21 +367,24 @@ fn walk<B: BoardView>(
                         Some(v) if v == at => (true, None),
                         v => (cell == Cell::Enemy, v),
                     };
-                    out.insert(Target {
+                    let stop = emit(Target {
                         to: at,
                         capture,
                         victim,
                     });
+                    if stop {
+                        return true;
+                    }
                 }
                 if cell != Cell::Empty {
-                    return;
+                    return false;
                 }
             }
         }
         // Range 0 is unlimited: it never counts down to zero.
         left = left.wrapping_sub(1);
         if left == 0 {
-            return;
+            return false;
         }
     }
 }
@@ -1011,6 +1084,85 @@ mod tests {
         assert_eq!(white("cafW", &file, "d5"), ["xd6,xd7"]);
         // Hit and run back (Chu Shogi's igui): capture next door, end on the start square.
         assert_eq!(white("cabK", &rows, "d4"), ["xc5,d4", "xe5,d4"]);
+    }
+
+    /// A board of cells drawn at random, with an enemy forced onto one square.
+    struct RandomBoard {
+        cells: Vec<Cell>,
+        enemy_at: (i32, i32),
+    }
+
+    impl BoardView for RandomBoard {
+        fn cell(&self, file: i32, rank: i32) -> Cell {
+            if (file, rank) == self.enemy_at {
+                return Cell::Enemy;
+            }
+            if !(0..8).contains(&file) || !(0..8).contains(&rank) {
+                return Cell::Off;
+            }
+            self.cells[(rank * 8 + file) as usize]
+        }
+    }
+
+    #[test]
+    fn the_attack_test_agrees_with_the_moves() {
+        let mut rng = Rng::new(0xa77ac);
+        let pieces = [
+            "mNcB",
+            "mBcN",
+            "mRcpR",
+            "gQ",
+            "gR4",
+            "pR3",
+            "nN",
+            "mafsW",
+            "cafmF",
+            "mWcafW",
+            "cabK",
+            "gafyafsR",
+            "maifsbsRmaifsbsB",
+            "fmWfcF",
+            "jN",
+            "fjR",
+            "NN",
+            "ifmW2K",
+        ];
+        let mut hits = 0;
+        for text in pieces {
+            let piece = Piece::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            for _ in 0..400 {
+                let cells = (0..64)
+                    .map(|_| match rng.below(6) {
+                        0 => Cell::Own,
+                        1 => Cell::Enemy,
+                        _ => Cell::Empty,
+                    })
+                    .collect();
+                let from = (rng.below(8) as i32, rng.below(8) as i32);
+                let target = (rng.below(8) as i32, rng.below(8) as i32);
+                if from == target {
+                    continue;
+                }
+                let board = RandomBoard {
+                    cells,
+                    enemy_at: target,
+                };
+                let color = if rng.below(2) == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let unmoved = rng.below(2) == 0;
+                let expected = piece
+                    .targets(color, &board, from, unmoved)
+                    .iter()
+                    .any(|t| (t.capture && t.to == target) || t.victim == Some(target));
+                let got = piece.attacks(color, &board, from, target, unmoved);
+                assert_eq!(got, expected, "{text} from {from:?} on {target:?}");
+                hits += usize::from(got);
+            }
+        }
+        assert!(hits > 300, "{hits}");
     }
 
     #[test]
