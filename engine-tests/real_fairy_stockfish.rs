@@ -95,7 +95,7 @@ fn fairy_variants_have_fairy_stockfish_perft() {
     };
     let file = format!("{}/variants/fairy.ini", env!("CARGO_MANIFEST_DIR"));
     let variants: Vec<&'static Variant> = load(Path::new(&file)).expect("variants/fairy.ini");
-    assert_eq!(variants.len(), 17);
+    assert_eq!(variants.len(), 18);
     let mut fsf = Fsf::start(&program);
     let mut rng = Rng::new(0xfa1e);
     // Positions where one side has at most its king and one piece: the bare-king endings.

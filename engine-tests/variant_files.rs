@@ -83,7 +83,7 @@ fn sissas_own_variants_match_their_perft_suite() {
 
 #[test]
 fn malformed_files_name_the_file_line_and_fault() {
-    let cases: [(&str, usize, &str); 29] = [
+    let cases: [(&str, usize, &str); 31] = [
         (
             "[a]\nboard = 8x8\npieces = PNBRQKY\n",
             3,
@@ -150,6 +150,16 @@ fn malformed_files_name_the_file_line_and_fault() {
             "cannot castle with 'K'",
         ),
         ("[a:chess]\ncastling-rook = RN\n", 2, "castling-rook 'RN'"),
+        (
+            "[a:chess]\npromotion-optional = maybe\n",
+            2,
+            "promotion-optional 'maybe'",
+        ),
+        (
+            "[a:chess]\npromotion-limit = Q1 K1\n",
+            2,
+            "promotion-limit 'K1'",
+        ),
         (
             "[a:chess]\npiece = lion cacafK\n",
             2,

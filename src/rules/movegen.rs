@@ -163,13 +163,27 @@ impl Position {
         }
     }
 
+    #[inline(always)]
     fn push_pawn_move(&self, from: Square, to: Square, list: &mut MoveList) {
+        if self.variant.promotion_square[self.side.index()][to.index()] {
+            self.push_promotions(from, to, list);
+        } else {
+            list.push(Move::normal(from, to));
+        }
+    }
+
+    /// A pawn's move into the promotion zone: a promotion to each piece the side may still
+    /// promote to, and the plain move where promotion is optional.
+    #[inline(never)]
+    fn push_promotions(&self, from: Square, to: Square, list: &mut MoveList) {
         let v = self.variant;
-        if v.promotion_square[self.side.index()][to.index()] {
-            for &role in v.spec.promotions {
+        let us = self.side.index();
+        for &role in v.spec.promotions {
+            if self.counts[us][role.index()] < v.promotion_limit[role.index()] {
                 list.push(Move::promotion(from, to, role));
             }
-        } else {
+        }
+        if !v.promotion_forced[us][to.index()] {
             list.push(Move::normal(from, to));
         }
     }

@@ -203,6 +203,11 @@ pub struct VariantSpec {
     /// How many of the last ranks a pawn promotes on (1: the last only; makruk: 3). The
     /// promotion is compulsory on each of them.
     pub promotion_zone: u8,
+    /// Whether a pawn entering the zone before its last rank may stay a pawn (grand chess).
+    pub promotion_optional: bool,
+    /// Promotion pieces a side may have only so many of, for a pawn to promote to them
+    /// (grand chess: one queen, two rooks...).
+    pub promotion_limit: &'static [(Role, u8)],
     /// For each relative rank (0-based) a pawn stands on, the highest relative rank its
     /// non-capturing forward move may reach (every rank in between is a legal move too).
     pub pawn_reach: Vec<u8>,
@@ -276,8 +281,13 @@ pub struct Variant {
     /// Pawn reach per colour and square: the farthest square a forward move may reach (as a
     /// number of steps).
     pub pawn_steps: [Vec<u8>; 2],
-    /// Whether a square is on the promotion rank, per colour.
+    /// Whether a square is in the promotion zone, per colour.
     pub promotion_square: [Vec<bool>; 2],
+    /// Whether a pawn arriving there must promote (the last rank, or the whole zone unless
+    /// promotion is optional), per colour.
+    pub promotion_forced: [Vec<bool>; 2],
+    /// The most pieces of a role a side may have for a pawn to promote to it (255: any).
+    pub promotion_limit: [u8; ROLE_COUNT],
     /// Whether a square is in the enemy half (where a Ninja captures sideways), per colour.
     pub enemy_half: [Vec<bool>; 2],
     /// Forward step per colour.
@@ -449,6 +459,7 @@ impl Variant {
 
         let mut pawn_steps = [vec![0u8; CELLS], vec![0u8; CELLS]];
         let mut promotion_square = [vec![false; CELLS], vec![false; CELLS]];
+        let mut promotion_forced = [vec![false; CELLS], vec![false; CELLS]];
         let mut enemy_half = [vec![false; CELLS], vec![false; CELLS]];
         for &s in g.squares() {
             for c in Color::ALL {
@@ -457,8 +468,14 @@ impl Variant {
                 pawn_steps[c.index()][s.index()] = (reach - rel).max(0) as u8;
                 promotion_square[c.index()][s.index()] =
                     rel > last as i32 - spec.promotion_zone as i32;
+                promotion_forced[c.index()][s.index()] = promotion_square[c.index()][s.index()]
+                    && (rel == last as i32 || !spec.promotion_optional);
                 enemy_half[c.index()][s.index()] = rel >= spec.ranks as i32 / 2;
             }
+        }
+        let mut promotion_limit = [u8::MAX; ROLE_COUNT];
+        for &(role, n) in spec.promotion_limit {
+            promotion_limit[role.index()] = n;
         }
         let forward = [g.offset(0, 1), g.offset(0, -1)];
         Variant {
@@ -480,6 +497,8 @@ impl Variant {
             castle_clear,
             pawn_steps,
             promotion_square,
+            promotion_forced,
+            promotion_limit,
             enemy_half,
             forward,
             in_army,

@@ -62,7 +62,7 @@ struct Section {
     keys: Vec<(String, String, usize)>,
 }
 
-const KEYS: [&str; 15] = [
+const KEYS: [&str; 17] = [
     "board",
     "holes",
     "pieces",
@@ -71,6 +71,8 @@ const KEYS: [&str; 15] = [
     "pawn-reach",
     "castling-rook",
     "promotion-zone",
+    "promotion-optional",
+    "promotion-limit",
     "castling",
     "hand",
     "insufficient",
@@ -92,6 +94,7 @@ const STALEMATE: Choices<StalemateResult> = &[
     ("loss", StalemateResult::Loss),
 ];
 const BARE_KING: Choices<bool> = &[("-", false), ("loss", true)];
+const PROMOTION_OPTIONAL: Choices<bool> = &[("no", false), ("yes", true)];
 
 /// The word `value` is written with.
 fn word<T: PartialEq>(choices: Choices<T>, value: T) -> String {
@@ -269,6 +272,19 @@ fn variant_keys(v: &Variant) -> Vec<(String, String)> {
         ("promotion", letters(s.promotions)),
         ("pawn-reach", reach.join(" ")),
         ("promotion-zone", s.promotion_zone.to_string()),
+        (
+            "promotion-optional",
+            word(PROMOTION_OPTIONAL, s.promotion_optional),
+        ),
+        (
+            "promotion-limit",
+            or_dash(
+                s.promotion_limit
+                    .iter()
+                    .map(|&(r, n)| format!("{}{n}", v.letter(r)))
+                    .collect(),
+            ),
+        ),
         ("castling", or_dash(castling)),
         ("castling-rook", v.letter(s.castling_rook).to_string()),
         ("hand", hand),
@@ -524,6 +540,37 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
                 ),
             )
         })?;
+    let (text, line) = get_or("promotion-optional", "no");
+    let promotion_optional = choose(
+        "promotion-optional",
+        text,
+        PROMOTION_OPTIONAL,
+        " (may a pawn stay a pawn in the zone before the last rank)",
+    )
+    .map_err(|e| at(line, e))?;
+    let (text, line) = get_or("promotion-limit", "-");
+    let mut promotion_limit = Vec::new();
+    for w in text.split_whitespace().filter(|w| *w != "-") {
+        let mut chars = w.chars();
+        let letter = chars.next().unwrap_or(' ');
+        let count = chars.as_str().parse::<u8>().ok().filter(|n| *n <= 64);
+        let (Some(count), Some(role)) = (
+            count,
+            promotions
+                .iter()
+                .copied()
+                .find(|&r| letter_of(r) == letter.to_ascii_uppercase()),
+        ) else {
+            return Err(at(
+                line,
+                format!(
+                    "promotion-limit '{w}': a promotion piece's letter and the most of it a \
+                     side may have for a pawn to promote to it, as Q1"
+                ),
+            ));
+        };
+        promotion_limit.push((role, count));
+    }
     let pawn_reach = match keys.get("pawn-reach") {
         None => orthodox_pawn_reach(ranks),
         Some((text, _)) if text == "orthodox" => orthodox_pawn_reach(ranks),
@@ -686,6 +733,8 @@ fn spec(file: &str, section: &Section, keys: &Resolved) -> Result<(VariantSpec, 
         start_fen: leak_str(start),
         promotions: leak(promotions),
         promotion_zone,
+        promotion_optional,
+        promotion_limit: leak(promotion_limit),
         pawn_reach,
         castling: leak(castling),
         castling_rook,
