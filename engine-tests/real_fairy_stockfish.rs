@@ -106,6 +106,19 @@ fn fairy_variants_have_fairy_stockfish_perft() {
     let mut other_castlings = 0;
     for v in variants {
         let mut positions = vec![(Position::startpos(v), 4)];
+        if !v.spec.promotion_limit.is_empty() {
+            // Grand chess: promotion on the eighth rank with every piece still there (no
+            // promotion), after the queen is lost (only to it), and on the tenth with
+            // nothing or only a rook to promote to.
+            for fen in [
+                "r8r/1nbqkcabn1/ppppPppppp/10/10/10/10/PPPP1PPPPP/1NBQKCABN1/R8R w - - 0 1",
+                "r8r/1nbqkcabn1/pppppppppp/4P5/10/10/10/PPPP1PPPPP/1NB1KCABN1/R8R w - - 0 1",
+                "r3k4r/4P5/10/10/10/10/10/10/10/R3K4R w - - 0 1",
+                "1r2k4r/4P5/10/10/10/10/10/10/10/RR2K4R w - - 0 1",
+            ] {
+                positions.push((Position::from_fen(v, fen).expect("promotion fen"), 3));
+            }
+        }
         if v.spec.castling_rook != Role::Rook {
             // Castling both ways with the file's rook, and through its attacks.
             for fen in [
