@@ -226,6 +226,17 @@ fn a_bare_king_loses_unless_it_bares_the_other_at_once() {
     };
     assert_eq!(reply.bare_king_loser(), None);
     assert!(reply.outcome().is_none() || reply.outcome().unwrap().winner.is_none());
+    // Bare and to move, without a capture of the last piece: lost after any move, which
+    // the search reports as mate in one move against it (not `mate 0`, lost already).
+    let mut lost = Position::from_fen(v, "k7/8/1K6/8/8/8/8/1R6 b - - 0 1").expect("fen");
+    let mut searcher = Searcher::new(16).expect("hash table");
+    let limits = Limits {
+        depth: Some(3),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let result = searcher.search(&mut lost, &limits, &Control::default(), &mut |_| {});
+    assert_eq!(result.score, Score::Mate(-1), "{result:?}");
     // In chess the same material is only a win to play for.
     let chess = Variant::by_name("chess").expect("chess");
     let mut pos = Position::from_fen(chess, "k7/8/1K6/8/8/8/8/1R6 w - - 0 1").expect("fen");

@@ -31,12 +31,14 @@ const SKILL_SEED: u64 = 0x5c11_1e7e_1000_0000;
 /// Deepest ply the search reaches (iterations plus extensions and quiescence).
 pub const MAX_PLY: usize = MAX_DEPTH as usize + 1;
 
-/// Converts an internal score to the protocol's form.
+/// Converts an internal score to the protocol's form: mate in moves of the side to move,
+/// rounded up, so that a loss one ply away (a king bared by the reply's rule, after the
+/// side's own move) is `mate -1`, not `mate 0`, which means lost already.
 pub fn to_score(v: i32) -> Score {
     if v > MATE_BOUND {
         Score::Mate((MATE - v + 1) / 2)
     } else if v < -MATE_BOUND {
-        Score::Mate(-(MATE + v) / 2)
+        Score::Mate(-((MATE + v + 1) / 2))
     } else {
         Score::Cp(v)
     }
