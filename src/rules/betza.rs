@@ -215,9 +215,7 @@ impl Piece {
             .filter(|leg| unmoved || !leg.unmoved_only)
             .any(|leg| walk(leg, &view, from, 0, emit))
     }
-}
 
-impl Piece {
     /// Whether the piece of `color` on `from` could capture on `target` (at the end of a
     /// move or on its way), on a board where `target` holds an enemy. A one-leg move is
     /// walked only if it captures and `target` lies on its line; stops at the first hit.
