@@ -30,17 +30,17 @@ pub fn captured_role(pos: &Position, mv: Move) -> Option<Role> {
     match mv.kind {
         MoveKind::Normal => pos.piece_at(mv.to).map(|p| p.role),
         MoveKind::EnPassant => Some(Role::Pawn),
-        MoveKind::Locust => {
-            let victim = pos.locust_victim(mv).and_then(|s| pos.piece_at(s));
-            let target = pos.piece_at(mv.to).filter(|_| mv.to != mv.from);
-            [victim, target]
-                .into_iter()
-                .flatten()
-                .map(|p| p.role)
-                .max_by_key(|&r| material(r))
-        }
+        MoveKind::Locust => locust_victims(pos, mv).max_by_key(|&r| material(r)),
         _ => None,
     }
+}
+
+/// The roles a locust capture takes: the piece on its way, and the one on its destination
+/// unless it returns to its start square.
+fn locust_victims(pos: &Position, mv: Move) -> impl Iterator<Item = Role> {
+    let victim = pos.locust_victim(mv).and_then(|s| pos.piece_at(s));
+    let target = pos.piece_at(mv.to).filter(|_| mv.to != mv.from);
+    [victim, target].into_iter().flatten().map(|p| p.role)
 }
 
 /// Captures and promotions: the moves quiescence searches.
@@ -51,14 +51,7 @@ pub fn is_tactical(pos: &Position, mv: Move) -> bool {
 /// Material `mv` gains at once (victim, plus promotion gain).
 pub fn material_gain(pos: &Position, mv: Move) -> i32 {
     let victim = match mv.kind {
-        MoveKind::Locust => {
-            let on = |sq: Option<crate::rules::geometry::Square>| {
-                sq.and_then(|s| pos.piece_at(s))
-                    .map_or(0, |p| material(p.role))
-            };
-            let target = if mv.to == mv.from { 0 } else { on(Some(mv.to)) };
-            on(pos.locust_victim(mv)) + target
-        }
+        MoveKind::Locust => locust_victims(pos, mv).map(material).sum(),
         _ => captured_role(pos, mv).map_or(0, material),
     };
     let promo = mv
