@@ -78,6 +78,18 @@ fn bad_data_and_flags_are_errors_that_name_the_fault() {
     let bytes = std::fs::read(&good).expect("good");
     let cut = dir.file("cut.bin", &bytes[..bytes.len() - 5]);
     let foreign = dir.file("foreign.bin", b"GIF89a not data at all");
+    // A board with a hole on one side only has no mirror images to train on.
+    let lopsided = dir.file(
+        "lopsided.ini",
+        b"[lopsided:chess]\nholes = c4\nstart = rnbqkbnr/pppppppp/8/8/2*5/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    );
+    let lopsided_data = dir.join("lopsided.bin");
+    let variants = ["--variants", path(&lopsided)];
+    assert!(
+        datagen("lopsided", "1", &variants, &lopsided_data)
+            .status
+            .success()
+    );
     for (args, want) in [
         (vec!["datagen", "--inspect", path(&cut)], "truncated"),
         (
@@ -131,6 +143,19 @@ fn bad_data_and_flags_are_errors_that_name_the_fault() {
         (
             vec!["train", "--data", path(&good), "--out", "x", "--wdl", "2"],
             "--wdl",
+        ),
+        (
+            vec![
+                "train",
+                "--variants",
+                path(&lopsided),
+                "--data",
+                path(&lopsided_data),
+                "--out",
+                "x",
+                "--mirror",
+            ],
+            "--mirror: the lopsided board is not left-right symmetric",
         ),
     ] {
         let out = sissa(&args);

@@ -102,6 +102,21 @@ impl Layout {
         (feature < 2 * self.roles * self.squares).then(|| self.count() + feature / self.squares)
     }
 
+    /// Each real square's index in the variant's square list mapped to the index of its
+    /// mirror image across the board's vertical centre line (file a to the last file), or
+    /// `None` when a square's image is a hole (the board is not left-right symmetric).
+    pub fn file_mirror(&self) -> Option<Vec<u16>> {
+        let g = &self.variant.geometry;
+        let squares = g.squares();
+        squares
+            .iter()
+            .map(|&sq| {
+                let image = g.square(g.files() as i32 - 1 - g.file(sq), g.rank(sq))?;
+                squares.iter().position(|&s| s == image).map(|i| i as u16)
+            })
+            .collect()
+    }
+
     /// Whether `piece` has a feature (its role is in the army).
     pub fn knows(&self, piece: Piece) -> bool {
         self.role_slot[piece.role.index()] != u8::MAX

@@ -63,12 +63,21 @@ pub struct TrainArgs {
     /// Write the loss curve here (one CSV line an epoch).
     #[arg(long)]
     pub log: Option<PathBuf>,
+    /// Train on every training position's mirror image too (files reversed, a to the last
+    /// file), twice the positions. Only for variants whose pieces move the same to either
+    /// side (castling aside, which the network does not see); the board must be left-right
+    /// symmetric. Validation stays on the positions as played.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 /// The positions in training form: each one's active features from the side to move's view
 /// then from the other side's (the same number of each), and its target.
 pub struct Prepared {
     pub layout: Layout,
+    /// Positions read from the data; any after them are mirror images of training positions
+    /// ([`Prepared::mirror_training`]).
+    originals: usize,
     features: Vec<u16>,
     /// Sample i's features are `features[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
@@ -118,6 +127,7 @@ impl Prepared {
         let layout = Layout::new(v);
         let mut p = Prepared {
             layout,
+            originals: 0,
             features: Vec::new(),
             starts: vec![0],
             targets: Vec::new(),
@@ -134,8 +144,46 @@ impl Prepared {
         Ok(p)
     }
 
-    /// Adds one sample with its target.
+    /// Adds the mirror image (files reversed) of every training position of `sets`, the data
+    /// this was made from: those outside the validation `share` (see [`split`]).
+    pub fn mirror_training(
+        &mut self,
+        sets: &[DataSet],
+        wdl: f32,
+        share: f64,
+    ) -> Result<(), String> {
+        let image = self.layout.file_mirror().ok_or_else(|| {
+            format!(
+                "--mirror: the {} board is not left-right symmetric",
+                self.layout.variant.id()
+            )
+        })?;
+        let (training, _) = split(self.originals, share);
+        let samples = sets
+            .iter()
+            .flat_map(|d| (0..d.len()).map(move |i| d.get(i)));
+        for mut s in samples.take(training.len()) {
+            for (i, _) in &mut s.pieces {
+                *i = image[usize::from(*i)];
+            }
+            let t = target(&s, wdl);
+            self.push_features(&s, t);
+        }
+        Ok(())
+    }
+
+    /// Adds one sample as read, with its target (before any mirror image is added).
     pub fn push(&mut self, s: &Sample, target: f32) {
+        debug_assert_eq!(
+            self.originals,
+            self.len(),
+            "a sample after the mirror images"
+        );
+        self.push_features(s, target);
+        self.originals += 1;
+    }
+
+    fn push_features(&mut self, s: &Sample, target: f32) {
         sample_features(&self.layout, s, s.side, &mut self.features);
         sample_features(&self.layout, s, s.side.flip(), &mut self.features);
         self.starts.push(self.features.len());
@@ -434,7 +482,8 @@ pub fn train(
     let sizes = net.params().map(|p| p.len());
     let mut adam = Adam::new(&sizes);
     let limits = [W1_LIMIT, W1_LIMIT, f32::MAX, f32::MAX];
-    let (mut training, validation) = split(data.len(), s.validation);
+    let (mut training, validation) = split(data.originals, s.validation);
+    training.extend(data.originals..data.len());
     let mut rng = Rng::new(s.seed ^ 0xba7c);
     let threads = s.threads.max(1);
     let mut grads: Vec<FloatNet> = (0..threads)
@@ -558,7 +607,10 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         .out
         .as_deref()
         .ok_or_else(|| "--out is required".to_string())?;
-    let data = Prepared::new(&sets, args.wdl)?;
+    let mut data = Prepared::new(&sets, args.wdl)?;
+    if args.mirror {
+        data.mirror_training(&sets, args.wdl, args.validation)?;
+    }
     let baseline = hand_written_loss(&sets, args.wdl, args.validation)?;
     drop(sets);
     if data.len() < 2 {
@@ -639,6 +691,7 @@ mod tests {
         let mut rng = Rng::new(11);
         let mut data = Prepared {
             layout: Layout::new(v),
+            originals: 0,
             features: Vec::new(),
             starts: vec![0],
             targets: Vec::new(),
@@ -713,5 +766,86 @@ mod tests {
             // Rounding to 1/255 and 1/64 moves these outputs by about 5 cp, at most 20.
             assert!((int as f32 - float).abs() < 25.0, "{int} vs {float}");
         }
+    }
+
+    /// A board's FEN placement with every rank read backwards (single-digit runs only).
+    fn mirrored_placement(fen: &str) -> String {
+        let placement = fen.split([' ', '[']).next().unwrap_or_default();
+        let ranks: Vec<String> = placement
+            .split('/')
+            .map(|r| r.chars().rev().collect())
+            .collect();
+        ranks.join("/")
+    }
+
+    #[test]
+    fn mirror_images_are_the_positions_with_their_files_reversed() {
+        for name in ["chess", "gustav3", "venator"] {
+            let v = Variant::by_name(name).expect("variant");
+            let dir =
+                std::env::temp_dir().join(format!("sissa-mirror-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("dir");
+            let file = dir.join("m.bin");
+            let mut w = crate::nnue::data::DataWriter::create(&file, v).expect("create");
+            let mut rng = Rng::new(5);
+            let mut pos = Position::startpos(v);
+            for _ in 0..40 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.below(moves.len())]);
+                w.write(&Sample::of(&pos, 10, GameResult::Draw))
+                    .expect("write");
+            }
+            w.finish().expect("finish");
+            let sets = [DataSet::read(&file).expect("read")];
+            std::fs::remove_dir_all(&dir).ok();
+            let mut data = Prepared::new(&sets, 0.3).expect("prepared");
+            let n = data.len();
+            data.mirror_training(&sets, 0.3, 0.25)
+                .expect("a symmetric board");
+            let (training, _) = split(n, 0.25);
+            assert_eq!(data.len(), n + training.len(), "{name}");
+            for (k, &i) in training.iter().enumerate() {
+                let s = sets[0].get(i);
+                let original = s.fen(v).expect("fen");
+                let placement = mirrored_placement(&original);
+                let rest = &original[original.find(' ').expect("fields")..];
+                let image = Position::from_fen(v, &format!("{placement}{rest}"))
+                    .unwrap_or_else(|e| panic!("{name}: {placement}: {e}"));
+                let mut want = Prepared {
+                    layout: Layout::new(v),
+                    originals: 0,
+                    features: Vec::new(),
+                    starts: vec![0],
+                    targets: Vec::new(),
+                };
+                want.push(&Sample::of(&image, s.score, s.result), 0.0);
+                let sorted = |f: &[u16]| {
+                    let mut f = f.to_vec();
+                    f.sort_unstable();
+                    f
+                };
+                let (us, them, t) = data.sample(n + k);
+                let (wus, wthem, _) = want.sample(0);
+                assert_eq!(sorted(us), sorted(wus), "{name}: {original}");
+                assert_eq!(sorted(them), sorted(wthem), "{name}: {original}");
+                assert_eq!(t, data.sample(i).2, "{name}: the same target");
+            }
+        }
+    }
+
+    #[test]
+    fn a_board_that_is_not_left_right_symmetric_has_no_mirror() {
+        let text = "[lopsided:chess]\nholes = c4\nstart = rnbqkbnr/pppppppp/8/8/2*5/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
+        let v = crate::rules::variant_file::compile("lopsided.ini", text, &|_| Ok(()))
+            .unwrap_or_else(|e| panic!("{e:?}"))[0];
+        assert!(Layout::new(v).file_mirror().is_none());
+        assert!(
+            Layout::new(Variant::by_name("venomous").expect("venomous"))
+                .file_mirror()
+                .is_some()
+        );
     }
 }
