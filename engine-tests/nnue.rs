@@ -157,6 +157,17 @@ fn bad_data_and_flags_are_errors_that_name_the_fault() {
             ],
             "--mirror: the lopsided board is not left-right symmetric",
         ),
+        (
+            vec![
+                "train",
+                "--data",
+                path(&good),
+                "--out",
+                "x",
+                "--weight-decay=-1",
+            ],
+            "--weight-decay must be at least 0",
+        ),
     ] {
         let out = sissa(&args);
         let err = text(&out.stderr);

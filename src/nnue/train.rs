@@ -63,6 +63,10 @@ pub struct TrainArgs {
     /// Write the loss curve here (one CSV line an epoch).
     #[arg(long)]
     pub log: Option<PathBuf>,
+    /// Decoupled weight decay of the first layer's weights (AdamW): each step shrinks them
+    /// by the learning rate times this, so that weights of features seen in few games fade.
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
     /// Train on every training position's mirror image too (files reversed, a to the last
     /// file), twice the positions. Only for variants whose pieces move the same to either
     /// side (castling aside, which the network does not see); the board must be left-right
@@ -400,8 +404,16 @@ impl Adam {
         }
     }
 
-    /// One step along `grads` at rate `lr`; slice k stays within +/- `limits[k]`.
-    pub fn step(&mut self, params: &mut [&mut [f32]], grads: &[&[f32]], limits: &[f32], lr: f32) {
+    /// One step along `grads` at rate `lr`; slice k first shrinks by `lr * decay[k]` (decoupled
+    /// weight decay) and stays within +/- `limits[k]`.
+    pub fn step(
+        &mut self,
+        params: &mut [&mut [f32]],
+        grads: &[&[f32]],
+        limits: &[f32],
+        decay: &[f32],
+        lr: f32,
+    ) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         const EPS: f32 = 1e-8;
@@ -410,11 +422,12 @@ impl Adam {
         let c2 = 1.0 - B2.powi(self.t);
         for (k, p) in params.iter_mut().enumerate() {
             let (g, m, v, limit) = (grads[k], &mut self.m[k], &mut self.v[k], limits[k]);
+            let keep = 1.0 - lr * decay[k];
             for i in 0..p.len() {
                 m[i] = B1 * m[i] + (1.0 - B1) * g[i];
                 v[i] = B2 * v[i] + (1.0 - B2) * g[i] * g[i];
                 let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
-                p[i] = (p[i] - step).clamp(-limit, limit);
+                p[i] = (p[i] * keep - step).clamp(-limit, limit);
             }
         }
     }
@@ -455,6 +468,8 @@ pub struct Settings {
     pub threads: usize,
     pub validation: f64,
     pub seed: u64,
+    /// Decoupled weight decay of the first layer's weights.
+    pub weight_decay: f32,
 }
 
 /// Splits the sample indices into (training, validation): the validation share is the last
@@ -482,6 +497,7 @@ pub fn train(
     let sizes = net.params().map(|p| p.len());
     let mut adam = Adam::new(&sizes);
     let limits = [W1_LIMIT, W1_LIMIT, f32::MAX, f32::MAX];
+    let decay = [s.weight_decay, 0.0, 0.0, 0.0];
     let (mut training, validation) = split(data.originals, s.validation);
     training.extend(data.originals..data.len());
     let mut rng = Rng::new(s.seed ^ 0xba7c);
@@ -531,7 +547,13 @@ pub fn train(
             for g in rest.iter().take(used - 1) {
                 first[0].add(g);
             }
-            adam.step(&mut net.params_mut(), &first[0].params(), &limits, lr);
+            adam.step(
+                &mut net.params_mut(),
+                &first[0].params(),
+                &limits,
+                &decay,
+                lr,
+            );
             loss_sum += losses.iter().sum::<f64>();
         }
         let seconds = start.elapsed().as_secs_f64().max(1e-9);
@@ -586,6 +608,9 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     }
     if !(args.lr > 0.0 && args.lr_end > 0.0 && args.lr_end <= 1.0) {
         return Err("--lr must be positive and --lr-end in (0, 1]".to_string());
+    }
+    if !(0.0..1.0).contains(&(args.weight_decay * args.lr)) {
+        return Err("--weight-decay must be at least 0 and below 1 / --lr".to_string());
     }
     let sets = args
         .data
@@ -648,6 +673,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         threads: args.threads,
         validation: args.validation,
         seed: args.seed,
+        weight_decay: args.weight_decay,
     };
     let mut log_error = None;
     let net = train(&data, &settings, &mut |e, _| {
@@ -728,6 +754,7 @@ mod tests {
             threads: 2,
             validation: 0.1,
             seed: 5,
+            weight_decay: 0.0,
         };
         let (_, validation) = split(data.len(), settings.validation);
         let before = mean_loss(
@@ -847,5 +874,21 @@ mod tests {
                 .file_mirror()
                 .is_some()
         );
+    }
+
+    #[test]
+    fn weight_decay_shrinks_only_the_slices_it_is_given() {
+        let mut adam = Adam::new(&[2, 2]);
+        let (mut a, mut b) = (vec![1.0f32, -2.0], vec![1.0f32, -2.0]);
+        let zero = [0.0f32; 2];
+        adam.step(
+            &mut [&mut a, &mut b],
+            &[&zero, &zero],
+            &[f32::MAX; 2],
+            &[0.5, 0.0],
+            0.1,
+        );
+        assert_eq!(a, vec![0.95, -1.9]);
+        assert_eq!(b, vec![1.0, -2.0]);
     }
 }
