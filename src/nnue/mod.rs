@@ -21,6 +21,7 @@ use net::Network;
 /// The networks built into the binary: (variant id, file bytes). docs/nnue.md tells how
 /// each was trained and what it gained.
 const EMBEDDED: &[(&str, &[u8])] = &[
+    ("chess", include_bytes!("../../nets/chess.nnue")),
     ("gustav3", include_bytes!("../../nets/gustav3.nnue")),
     ("venator", include_bytes!("../../nets/venator.nnue")),
 ];
