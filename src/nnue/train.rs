@@ -128,14 +128,7 @@ impl Prepared {
                 d.variant.id()
             ));
         }
-        let layout = Layout::new(v);
-        let mut p = Prepared {
-            layout,
-            originals: 0,
-            features: Vec::new(),
-            starts: vec![0],
-            targets: Vec::new(),
-        };
+        let mut p = Prepared::empty(Layout::new(v));
         for d in sets {
             for i in 0..d.len() {
                 let s = d.get(i);
@@ -174,6 +167,17 @@ impl Prepared {
             self.push_features(&s, t);
         }
         Ok(())
+    }
+
+    /// No positions yet.
+    pub fn empty(layout: Layout) -> Prepared {
+        Prepared {
+            layout,
+            originals: 0,
+            features: Vec::new(),
+            starts: vec![0],
+            targets: Vec::new(),
+        }
     }
 
     /// Adds one sample as read, with its target (before any mirror image is added).
@@ -715,13 +719,7 @@ mod tests {
     fn material_set(variant: &str, n: usize) -> Prepared {
         let v = Variant::by_name(variant).expect("variant");
         let mut rng = Rng::new(11);
-        let mut data = Prepared {
-            layout: Layout::new(v),
-            originals: 0,
-            features: Vec::new(),
-            starts: vec![0],
-            targets: Vec::new(),
-        };
+        let mut data = Prepared::empty(Layout::new(v));
         while data.len() < n {
             let mut pos = Position::startpos(v);
             for ply in 1..=120 {
@@ -841,13 +839,7 @@ mod tests {
                 let rest = &original[original.find(' ').expect("fields")..];
                 let image = Position::from_fen(v, &format!("{placement}{rest}"))
                     .unwrap_or_else(|e| panic!("{name}: {placement}: {e}"));
-                let mut want = Prepared {
-                    layout: Layout::new(v),
-                    originals: 0,
-                    features: Vec::new(),
-                    starts: vec![0],
-                    targets: Vec::new(),
-                };
+                let mut want = Prepared::empty(Layout::new(v));
                 want.push(&Sample::of(&image, s.score, s.result), 0.0);
                 let sorted = |f: &[u16]| {
                     let mut f = f.to_vec();
