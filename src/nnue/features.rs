@@ -107,12 +107,11 @@ impl Layout {
     /// `None` when a square's image is a hole (the board is not left-right symmetric).
     pub fn file_mirror(&self) -> Option<Vec<u16>> {
         let g = &self.variant.geometry;
-        let squares = g.squares();
-        squares
+        g.squares()
             .iter()
             .map(|&sq| {
                 let image = g.square(g.files() as i32 - 1 - g.file(sq), g.rank(sq))?;
-                squares.iter().position(|&s| s == image).map(|i| i as u16)
+                Some(self.square_index[image.index()].0)
             })
             .collect()
     }

@@ -141,30 +141,32 @@ impl Prepared {
         Ok(p)
     }
 
-    /// Adds the mirror image (files reversed) of every training position of `sets`, the data
-    /// this was made from: those outside the validation `share` (see [`split`]).
-    pub fn mirror_training(
-        &mut self,
-        sets: &[DataSet],
-        wdl: f32,
-        share: f64,
-    ) -> Result<(), String> {
+    /// Adds the mirror image (files reversed) of every training position: those outside the
+    /// validation `share` (see [`split`]), with the same target. A square feature moves to
+    /// its image's square; file and rank mirroring commute, so this holds for Black's
+    /// rank-mirrored view too. Factor and hand features stay.
+    pub fn mirror_training(&mut self, share: f64) -> Result<(), String> {
         let image = self.layout.file_mirror().ok_or_else(|| {
             format!(
                 "--mirror: the {} board is not left-right symmetric",
                 self.layout.variant.id()
             )
         })?;
+        let squares = self.layout.squares;
+        let square_features = 2 * self.layout.roles * squares;
         let (training, _) = split(self.originals, share);
-        let samples = sets
-            .iter()
-            .flat_map(|d| (0..d.len()).map(move |i| d.get(i)));
-        for mut s in samples.take(training.len()) {
-            for (i, _) in &mut s.pieces {
-                *i = image[usize::from(*i)];
+        for i in training {
+            for k in self.starts[i]..self.starts[i + 1] {
+                let f = usize::from(self.features[k]);
+                let f = if f < square_features {
+                    f - f % squares + usize::from(image[f % squares])
+                } else {
+                    f
+                };
+                self.features.push(f as u16);
             }
-            let t = target(&s, wdl);
-            self.push_features(&s, t);
+            self.starts.push(self.features.len());
+            self.targets.push(self.targets[i]);
         }
         Ok(())
     }
@@ -187,15 +189,11 @@ impl Prepared {
             self.len(),
             "a sample after the mirror images"
         );
-        self.push_features(s, target);
-        self.originals += 1;
-    }
-
-    fn push_features(&mut self, s: &Sample, target: f32) {
         sample_features(&self.layout, s, s.side, &mut self.features);
         sample_features(&self.layout, s, s.side.flip(), &mut self.features);
         self.starts.push(self.features.len());
         self.targets.push(target);
+        self.originals += 1;
     }
 
     pub fn len(&self) -> usize {
@@ -638,7 +636,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         .ok_or_else(|| "--out is required".to_string())?;
     let mut data = Prepared::new(&sets, args.wdl)?;
     if args.mirror {
-        data.mirror_training(&sets, args.wdl, args.validation)?;
+        data.mirror_training(args.validation)?;
     }
     let baseline = hand_written_loss(&sets, args.wdl, args.validation)?;
     drop(sets);
@@ -828,8 +826,7 @@ mod tests {
             std::fs::remove_dir_all(&dir).ok();
             let mut data = Prepared::new(&sets, 0.3).expect("prepared");
             let n = data.len();
-            data.mirror_training(&sets, 0.3, 0.25)
-                .expect("a symmetric board");
+            data.mirror_training(0.25).expect("a symmetric board");
             let (training, _) = split(n, 0.25);
             assert_eq!(data.len(), n + training.len(), "{name}");
             for (k, &i) in training.iter().enumerate() {
