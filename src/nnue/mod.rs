@@ -24,6 +24,7 @@ const EMBEDDED: &[(&str, &[u8])] = &[
     ("chess", include_bytes!("../../nets/chess.nnue")),
     ("gustav3", include_bytes!("../../nets/gustav3.nnue")),
     ("venator", include_bytes!("../../nets/venator.nnue")),
+    ("venomous", include_bytes!("../../nets/venomous.nnue")),
 ];
 
 /// The network built in for `variant`, if it has one.
