@@ -166,6 +166,95 @@ fn illegal_move_keeps_the_position_before_it() {
     );
 }
 
+/// The key `d` prints for the position Sissa holds.
+fn key(e: &mut Engine) -> String {
+    e.send("d");
+    let (line, _) = e.until_prefix("Key: ");
+    e.until_prefix("info string fen ");
+    line.to_string()
+}
+
+/// A GUI repeats the game before every move; Sissa plays only the new moves onto the
+/// position it holds. Each step must equal a position built from scratch, history included
+/// (a search that sees repetitions gives the same node count), and anything that is not an
+/// extension (a take-back, another set-up, a bad move) must build afresh.
+#[test]
+fn a_position_that_extends_the_last_one_equals_a_fresh_build() {
+    let game = "a2a5 j9j7 f2f4 b9b7 i2i3 J@j8 J@a2 i9i8 h1i2 b10c8 i2h1 c8b10 h1i2 b10c8";
+    let words: Vec<&str> = game.split(' ').collect();
+    let start =
+        "rwbxqksbfr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RWBXQKSBFR[JJJJJjjjjj] w KQkq - 0 1";
+    // Two engines take the same commands and searches (so their tables match), but the
+    // second is made to build every position from scratch by another set-up in between.
+    let mut grown = uci();
+    let mut fresh = uci();
+    for e in [&mut grown, &mut fresh] {
+        e.send("setoption name UCI_Variant value venomous");
+    }
+    for n in 0..=words.len() {
+        let cmd = format!("position startpos moves {}", words[..n].join(" "));
+        grown.send(&cmd);
+        fresh.send(&format!("position fen {start}"));
+        fresh.send(&cmd);
+        assert_eq!(fen(&mut grown), fen(&mut fresh), "after {n} moves");
+        assert_eq!(key(&mut grown), key(&mut fresh), "after {n} moves");
+        if n % 7 == 0 {
+            assert_eq!(
+                search_nodes(&mut grown, 5),
+                search_nodes(&mut fresh, 5),
+                "after {n} moves"
+            );
+        }
+    }
+    // A take-back and another set-up are built afresh.
+    let back = "position startpos moves a2a5 j9j7 f2f4";
+    grown.send(back);
+    fresh.send(&format!("position fen {start}"));
+    fresh.send(back);
+    assert_eq!(fen(&mut grown), fen(&mut fresh));
+    let other = "position fen k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1 moves a3b3";
+    grown.send(other);
+    assert_eq!(
+        fen(&mut grown),
+        "k9/10/10/10/10/10/10/1J8/10/9K[] b - - 0 1"
+    );
+    // A bad move keeps the position before it, and the next command goes on from there.
+    grown.send("position fen k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1 moves a3b3 a10a9 z9z9");
+    let (line, _) = grown.until_prefix("info string");
+    assert!(line.starts_with("info string error: "), "{line}");
+    assert_eq!(
+        fen(&mut grown),
+        "10/k9/10/10/10/10/10/1J8/10/9K[] w - - 1 2"
+    );
+    grown.send("position fen k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1 moves a3b3 a10a9 b3c3");
+    assert_eq!(
+        fen(&mut grown),
+        "10/k9/10/10/10/10/10/2J7/10/9K[] b - - 0 2"
+    );
+    // A new game forgets the set-up even when the next command repeats it.
+    grown.send("ucinewgame");
+    grown.send("position fen k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1 moves a3b3 a10a9 b3c3");
+    assert_eq!(
+        fen(&mut grown),
+        "10/k9/10/10/10/10/10/2J7/10/9K[] b - - 0 2"
+    );
+}
+
+/// Nodes of a `go depth D` search from the position Sissa holds.
+fn search_nodes(e: &mut Engine, depth: u32) -> u64 {
+    e.send(&format!("go depth {depth}"));
+    let (_, lines) = e.until_prefix("bestmove");
+    let prefix = format!("info depth {depth} ");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(&prefix))
+        .expect("a report of the last depth");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").expect("nodes");
+    words[at + 1].parse().expect("node count")
+}
+
 #[test]
 fn huge_numbers_clamp_and_stop_ends_the_search() {
     let mut e = uci();

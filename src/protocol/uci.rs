@@ -37,11 +37,20 @@ const GO_KEYS: [&str; 13] = [
 /// UCI ranks count from 1 on every board.
 const RANK_BASE: i32 = 1;
 
+/// The words of the last `position` command that built the engine's position.
+struct Built {
+    setup: Vec<String>,
+    moves: Vec<String>,
+}
+
 /// The UCI front end's state.
 pub(crate) struct Uci {
     worker: Worker,
     variant: &'static Variant,
     pos: Position,
+    /// The `position` command words that `pos` was built from, while nothing else changed
+    /// it: a command that repeats them and adds moves only plays the new moves.
+    built: Option<Built>,
     options: SearchOptions,
     multipv: u64,
     overhead_ms: u64,
@@ -61,6 +70,7 @@ impl Uci {
             worker: Worker::new(events, |m| send(&format!("info string error: {m}")))?,
             variant,
             pos: Position::startpos(variant),
+            built: None,
             options: SearchOptions::default(),
             multipv: 1,
             overhead_ms: OVERHEAD_DEFAULT_MS,
@@ -142,6 +152,7 @@ impl Uci {
             "ucinewgame" => {
                 self.stop_search();
                 self.pos = Position::startpos(self.variant);
+                self.built = None;
                 if let Some(s) = self.worker.searcher() {
                     s.clear();
                 }
@@ -211,6 +222,7 @@ impl Uci {
                 Ok(v) => {
                     self.variant = v;
                     self.pos = Position::startpos(v);
+                    self.built = None;
                     let pocket = usize::from(v.spec.hand.is_some());
                     send(&format!(
                         "info string variant {} files {} ranks {} pocket {} template fairy startpos {}",
@@ -284,40 +296,60 @@ impl Uci {
     fn position(&mut self, args: &[&str]) {
         let moves_at = args.iter().position(|&t| t == "moves");
         let setup = &args[..moves_at.unwrap_or(args.len())];
-        let mut pos = match setup.first() {
-            Some(&"startpos") if setup.len() == 1 => Position::startpos(self.variant),
-            Some(&"fen") if setup.len() > 1 => {
-                let fen = setup[1..].join(" ");
-                match Position::from_fen(self.variant, &fen) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        send(&format!(
-                            "info string error: bad FEN for {}: {e}; position unchanged",
-                            self.variant.spec.id
-                        ));
-                        return;
+        let moves = moves_at.map_or(&[][..], |at| &args[at + 1..]);
+        // A GUI sends the whole game before every move. When the set-up and the moves the
+        // position was built from come again, only the moves after them are played:
+        // rebuilding took 1.6 ms at move 75 of a Venomous game, a tenth of a move's thinking
+        // time at 1+0.01.
+        let extends = self.built.as_ref().is_some_and(|b| {
+            b.setup.iter().map(String::as_str).eq(setup.iter().copied())
+                && moves.len() >= b.moves.len()
+                && b.moves.iter().zip(moves).all(|(a, m)| a == m)
+        });
+        if !extends {
+            let pos = match setup.first() {
+                Some(&"startpos") if setup.len() == 1 => Position::startpos(self.variant),
+                Some(&"fen") if setup.len() > 1 => {
+                    let fen = setup[1..].join(" ");
+                    match Position::from_fen(self.variant, &fen) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            send(&format!(
+                                "info string error: bad FEN for {}: {e}; position unchanged",
+                                self.variant.spec.id
+                            ));
+                            return;
+                        }
                     }
                 }
-            }
-            _ => {
-                send("info string error: expected `position startpos|fen FEN [moves ...]`");
-                return;
-            }
+                _ => {
+                    send("info string error: expected `position startpos|fen FEN [moves ...]`");
+                    return;
+                }
+            };
+            self.pos = pos;
+            self.built = Some(Built {
+                setup: setup.iter().map(|w| w.to_string()).collect(),
+                moves: Vec::new(),
+            });
+        }
+        let Some(built) = self.built.as_mut() else {
+            return;
         };
-        if let Some(at) = moves_at {
-            for text in &args[at + 1..] {
-                match pos.parse_move(text, RANK_BASE) {
-                    Ok(mv) => pos.make(mv),
-                    Err(e) => {
-                        send(&format!(
-                            "info string error: {e}; position kept before this move"
-                        ));
-                        break;
-                    }
+        for text in &moves[built.moves.len()..] {
+            match self.pos.parse_move(text, RANK_BASE) {
+                Ok(mv) => {
+                    self.pos.make(mv);
+                    built.moves.push(text.to_string());
+                }
+                Err(e) => {
+                    send(&format!(
+                        "info string error: {e}; position kept before this move"
+                    ));
+                    break;
                 }
             }
         }
-        self.pos = pos;
     }
 
     fn go(&mut self, args: &[&str]) {
