@@ -772,6 +772,47 @@ fn repetition_compares_en_passant_possibilities() {
     assert_ne!(q.hash(), with_ep);
 }
 
+/// The search's draw test: a cycle inside the search is a draw, a position of the game seen
+/// once before the root is not (the opponent may leave it), one seen twice is.
+#[test]
+fn the_search_counts_a_game_position_seen_once_as_no_draw() {
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    // A search from the start position goes round the knights' cycle.
+    let mut p = Position::startpos(Variant::chess());
+    let root = p.history_len();
+    for m in cycle {
+        play(&mut p, m);
+    }
+    assert!(
+        !p.is_repetition_since(root),
+        "the root position again is the game's own"
+    );
+    play(&mut p, "g1f3");
+    assert!(p.is_repetition_since(root), "a cycle made in the search");
+
+    // The same moves played in the game: the start position stands for the second time.
+    let mut q = Position::startpos(Variant::chess());
+    for m in cycle {
+        play(&mut q, m);
+    }
+    assert_eq!(q.repetitions(), 2);
+    let root = q.history_len();
+    assert!(!q.is_repetition_since(root), "seen once before the root");
+    for m in cycle {
+        let last = m == "f6g8";
+        play(&mut q, m);
+        assert_eq!(q.is_repetition_since(root), last, "after {m}");
+    }
+    assert_eq!(q.repetitions(), 3, "the second cycle makes a threefold");
+    // A position seen twice before the root is a draw at once.
+    let root = q.history_len();
+    assert!(q.is_repetition_since(root));
+    play(&mut q, "g1f3");
+    assert!(q.is_repetition_since(root), "seen twice before the root");
+    play(&mut q, "b8c6");
+    assert!(!q.is_repetition_since(root), "a new position");
+}
+
 /// The legality shortcut (moves that touch no square the king depends on skip the test)
 /// must agree with the plain definition: a pseudo-legal move is legal when, after it is
 /// played, the mover's king is not attacked. Checked at every node of random games.

@@ -68,10 +68,35 @@ impl Position {
         n
     }
 
-    /// Whether the position occurred before (within the reversible moves): the search's draw
-    /// test.
-    pub fn is_repetition(&self) -> bool {
-        self.repetitions() > 1
+    /// The number of moves played from the position the game was set up in (the
+    /// history's length), which [`Position::is_repetition_since`] takes as a root.
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The search's draw test, given the length of the history at the search's root: the
+    /// position occurred before within the reversible moves, either after the root (a cycle
+    /// the search itself made, which the side that wants it can repeat to a threefold) or
+    /// twice already (a threefold now). A single occurrence before the root is not a draw:
+    /// the opponent may leave the cycle, and counting it as one made a losing side believe
+    /// it could draw by returning to a position of the game once.
+    pub fn is_repetition_since(&self, root: usize) -> bool {
+        let back = (self.reversible as usize).min(self.history.len());
+        let start = self.history.len() - back;
+        let mut before_root = 0;
+        let earlier = self.history.iter().enumerate().skip(start).rev();
+        for (i, undo) in earlier.skip(1).step_by(2) {
+            if undo.hash == self.hash {
+                if i > root {
+                    return true;
+                }
+                before_root += 1;
+                if before_root >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether neither side can ever mate, by the variant's rule.

@@ -84,6 +84,9 @@ pub struct Search<'a> {
     seldepth: usize,
     stopped: bool,
     root_depth: i32,
+    /// The length of the position's history at the root: repetitions before it are the
+    /// game's, after it the search's own (see [`Position::is_repetition_since`]).
+    root_history: usize,
     killers: Vec<[Option<Move>; 2]>,
     /// The piece-to key of the move made at each ply (`None` for a null move), for the
     /// continuation history.
@@ -138,6 +141,7 @@ impl<'a> Search<'a> {
             seldepth: 0,
             stopped: false,
             root_depth: 0,
+            root_history: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             moved: vec![None; MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 1],
@@ -155,6 +159,7 @@ impl<'a> Search<'a> {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        self.root_history = pos.history_len();
         let legal = pos.legal_moves();
         let mut root: Vec<Move> = legal
             .iter()
@@ -497,7 +502,7 @@ impl<'a> Search<'a> {
             // Mate on the last ply still wins.
             return !(pos.in_check() && pos.legal_moves().is_empty());
         }
-        pos.is_repetition() || pos.insufficient_material()
+        pos.is_repetition_since(self.root_history) || pos.insufficient_material()
     }
 
     fn negamax(
