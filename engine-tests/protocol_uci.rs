@@ -12,6 +12,12 @@ fn uci() -> Engine {
     e
 }
 
+/// Sends `cmd` and returns the `info string` line that answers it (an error, here).
+fn answer(e: &mut Engine, cmd: &str) -> String {
+    e.send(cmd);
+    e.until_prefix("info string").0.to_string()
+}
+
 /// The FEN Sissa holds, via the `d` debug command.
 fn fen(e: &mut Engine) -> String {
     e.send("d");
@@ -147,8 +153,7 @@ fn go_perft_divides() {
 #[test]
 fn illegal_move_keeps_the_position_before_it() {
     let mut e = uci();
-    e.send("position startpos moves e2e4 e7e5 e1e3 g1f3");
-    let (line, _) = e.until_prefix("info string");
+    let line = answer(&mut e, "position startpos moves e2e4 e7e5 e1e3 g1f3");
     assert!(
         line.starts_with("info string error: illegal move 'e1e3'"),
         "{line}"
@@ -157,8 +162,7 @@ fn illegal_move_keeps_the_position_before_it() {
         fen(&mut e),
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
     );
-    e.send("position fen this is not a fen");
-    let (line, _) = e.until_prefix("info string");
+    let line = answer(&mut e, "position fen this is not a fen");
     assert!(line.starts_with("info string error: bad FEN"), "{line}");
     assert_eq!(
         fen(&mut e),
@@ -219,8 +223,10 @@ fn a_position_that_extends_the_last_one_equals_a_fresh_build() {
         "k9/10/10/10/10/10/10/1J8/10/9K[] b - - 0 1"
     );
     // A bad move keeps the position before it, and the next command goes on from there.
-    grown.send("position fen k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1 moves a3b3 a10a9 z9z9");
-    let (line, _) = grown.until_prefix("info string");
+    let line = answer(
+        &mut grown,
+        "position fen k9/10/10/10/10/10/10/J9/10/9K[] w - - 0 1 moves a3b3 a10a9 z9z9",
+    );
     assert!(line.starts_with("info string error: "), "{line}");
     assert_eq!(
         fen(&mut grown),
@@ -362,16 +368,7 @@ fn threads_are_clamped_with_a_message_and_two_threads_search() {
 fn fresh_search_nodes(e: &mut Engine) -> u64 {
     e.send("ucinewgame");
     e.send("position startpos");
-    e.send("go depth 7");
-    let (_, lines) = e.until_prefix("bestmove");
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth 7 "))
-        .expect("a depth 7 report");
-    let words: Vec<&str> = last.split_whitespace().collect();
-    let at = words.iter().position(|&w| w == "nodes").expect("nodes");
-    words[at + 1].parse().expect("node count")
+    search_nodes(e, 7)
 }
 
 #[test]
