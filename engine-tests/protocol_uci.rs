@@ -170,12 +170,12 @@ fn illegal_move_keeps_the_position_before_it() {
     );
 }
 
-/// The key `d` prints for the position Sissa holds.
-fn key(e: &mut Engine) -> String {
+/// The FEN and the key line that one `d` prints for the position Sissa holds.
+fn fen_and_key(e: &mut Engine) -> (String, String) {
     e.send("d");
-    let (line, _) = e.until_prefix("Key: ");
-    e.until_prefix("info string fen ");
-    line.to_string()
+    let (key, _) = e.until_prefix("Key: ");
+    let (fen, _) = e.until_prefix("info string fen ");
+    (fen.to_string(), key.to_string())
 }
 
 /// A GUI repeats the game before every move; Sissa plays only the new moves onto the
@@ -200,8 +200,11 @@ fn a_position_that_extends_the_last_one_equals_a_fresh_build() {
         grown.send(&cmd);
         fresh.send(&format!("position fen {start}"));
         fresh.send(&cmd);
-        assert_eq!(fen(&mut grown), fen(&mut fresh), "after {n} moves");
-        assert_eq!(key(&mut grown), key(&mut fresh), "after {n} moves");
+        assert_eq!(
+            fen_and_key(&mut grown),
+            fen_and_key(&mut fresh),
+            "after {n} moves"
+        );
         if n % 7 == 0 {
             assert_eq!(
                 search_nodes(&mut grown, 5),

@@ -57,15 +57,20 @@ impl Position {
     /// castling rights, en-passant possibilities and hands), looking back to the last
     /// irreversible move.
     pub fn repetitions(&self) -> usize {
-        let mut n = 1;
+        1 + self.earlier_occurrences().count()
+    }
+
+    /// The history indices at which the current position stood before, latest first: the
+    /// same side to move, back to the last irreversible move.
+    fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
         let back = (self.reversible as usize).min(self.history.len());
         let start = self.history.len() - back;
-        for undo in self.history[start..].iter().rev().skip(1).step_by(2) {
-            if undo.hash == self.hash {
-                n += 1;
-            }
-        }
-        n
+        let earlier = self.history.iter().enumerate().skip(start).rev();
+        earlier
+            .skip(1)
+            .step_by(2)
+            .filter(|(_, undo)| undo.hash == self.hash)
+            .map(|(i, _)| i)
     }
 
     /// The number of moves played from the position the game was set up in (the
@@ -81,22 +86,11 @@ impl Position {
     /// the opponent may leave the cycle, and counting it as one made a losing side believe
     /// it could draw by returning to a position of the game once.
     pub fn is_repetition_since(&self, root: usize) -> bool {
-        let back = (self.reversible as usize).min(self.history.len());
-        let start = self.history.len() - back;
         let mut before_root = 0;
-        let earlier = self.history.iter().enumerate().skip(start).rev();
-        for (i, undo) in earlier.skip(1).step_by(2) {
-            if undo.hash == self.hash {
-                if i > root {
-                    return true;
-                }
-                before_root += 1;
-                if before_root >= 2 {
-                    return true;
-                }
-            }
-        }
-        false
+        self.earlier_occurrences().any(|i| {
+            before_root += usize::from(i <= root);
+            i > root || before_root >= 2
+        })
     }
 
     /// Whether neither side can ever mate, by the variant's rule.
