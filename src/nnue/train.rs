@@ -73,6 +73,12 @@ pub struct TrainArgs {
     /// symmetric. Validation stays on the positions as played.
     #[arg(long)]
     pub mirror: bool,
+    /// Start from this network file (of the data's variant) instead of random weights: the
+    /// next net continues the last one's training on new data. `--hidden` may be larger than
+    /// the file's: the new neurons start with random first-layer weights and zero output
+    /// weights, so the start plays as the file does.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
 }
 
 /// The positions in training form: each one's active features from the side to move's view
@@ -244,6 +250,50 @@ impl FloatNet {
             w2,
             b2: 0.0,
         }
+    }
+
+    /// A network file's weights in training form (`features` inputs: the file's square
+    /// features, then factor features at zero), grown to `hidden` neurons: the new ones get
+    /// [`FloatNet::random`]'s first-layer weights and zero output weights, so the output is
+    /// the file's.
+    pub fn from_network(
+        net: &Network,
+        features: usize,
+        hidden: usize,
+        seed: u64,
+    ) -> Result<FloatNet, String> {
+        if hidden < net.hidden || features < net.features {
+            return Err(format!(
+                "the starting network has {} hidden neurons a side; --hidden must be at least that",
+                net.hidden
+            ));
+        }
+        let mut f = FloatNet::random(features, hidden, seed);
+        let qa = QA as f32;
+        for feature in 0..features {
+            for k in 0..hidden {
+                let w = &mut f.w1[feature * hidden + k];
+                if k < net.hidden {
+                    *w = if feature < net.features {
+                        f32::from(net.w1[feature * net.hidden + k]) / qa
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+        for k in 0..hidden {
+            f.b1[k] = net.b1.get(k).map_or(0.0, |&b| f32::from(b) / qa);
+            for side in 0..2 {
+                f.w2[side * hidden + k] = if k < net.hidden {
+                    f32::from(net.w2[side * net.hidden + k]) / QB as f32
+                } else {
+                    0.0
+                };
+            }
+        }
+        f.b2 = net.b2 as f32 / (QA * QB) as f32;
+        Ok(f)
     }
 
     fn zeros(features: usize, hidden: usize) -> FloatNet {
@@ -489,13 +539,16 @@ fn shuffle(v: &mut [usize], rng: &mut Rng) {
     }
 }
 
-/// Trains a network on `data`, calling `on_epoch` after every epoch.
+/// Trains a network on `data` from `start` (random weights if none), calling `on_epoch`
+/// after every epoch.
 pub fn train(
     data: &Prepared,
     s: &Settings,
+    start: Option<FloatNet>,
     on_epoch: &mut dyn FnMut(&Epoch, &FloatNet),
 ) -> FloatNet {
-    let mut net = FloatNet::random(data.layout.training_count(), s.hidden, s.seed);
+    let mut net =
+        start.unwrap_or_else(|| FloatNet::random(data.layout.training_count(), s.hidden, s.seed));
     let sizes = net.params().map(|p| p.len());
     let mut adam = Adam::new(&sizes);
     let limits = [W1_LIMIT, W1_LIMIT, f32::MAX, f32::MAX];
@@ -635,6 +688,24 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         .as_deref()
         .ok_or_else(|| "--out is required".to_string())?;
     let mut data = Prepared::new(&sets, args.wdl)?;
+    let start = match &args.init {
+        Some(path) => {
+            let file = super::load(path)?;
+            if file.variant.id() != data.layout.variant.id() {
+                return Err(format!(
+                    "{}: a network for {}, the data is {}",
+                    path.display(),
+                    file.variant.id(),
+                    data.layout.variant.id()
+                ));
+            }
+            let f =
+                FloatNet::from_network(&file, data.layout.training_count(), args.hidden, args.seed)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(f)
+        }
+        None => None,
+    };
     if args.mirror {
         data.mirror_training(args.validation)?;
     }
@@ -677,8 +748,15 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         seed: args.seed,
         weight_decay: args.weight_decay,
     };
+    if let Some(f) = &start {
+        let (_, validation) = split(data.originals, args.validation);
+        eprintln!(
+            "train: the starting network's validation loss is {:.6}",
+            mean_loss(f, &data, &validation)
+        );
+    }
     let mut log_error = None;
-    let net = train(&data, &settings, &mut |e, _| {
+    let net = train(&data, &settings, start, &mut |e, _| {
         eprintln!(
             "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.0} positions/s",
             e.epoch, e.lr, e.train_loss, e.validation_loss, e.positions_per_second
@@ -759,7 +837,9 @@ mod tests {
             &validation,
         );
         let mut curve = Vec::new();
-        let net = train(&data, &settings, &mut |e, _| curve.push(e.validation_loss));
+        let net = train(&data, &settings, None, &mut |e, _| {
+            curve.push(e.validation_loss)
+        });
         let after = *curve.last().expect("epochs");
         assert_eq!(curve.len(), 30);
         assert!(after < before / 4.0, "validation loss {before} -> {after}");
@@ -789,6 +869,61 @@ mod tests {
             // Rounding to 1/255 and 1/64 moves these outputs by about 5 cp, at most 20.
             assert!((int as f32 - float).abs() < 25.0, "{int} vs {float}");
         }
+    }
+
+    #[test]
+    fn a_network_file_grown_to_more_neurons_starts_training_where_it_left_off() {
+        let data = material_set("gustav3", 600);
+        let settings = Settings {
+            hidden: 8,
+            epochs: 3,
+            lr: 0.01,
+            lr_end: 0.5,
+            batch: 128,
+            threads: 1,
+            validation: 0.2,
+            seed: 3,
+            weight_decay: 0.0,
+        };
+        let variant = data.layout.variant;
+        let file = train(&data, &settings, None, &mut |_, _| {}).quantize(variant);
+        let features = data.layout.training_count();
+        let grown = FloatNet::from_network(&file, features, 16, 9).expect("grows");
+        // The same output as the file, in floating point, on every position.
+        let mut scratch = Scratch::new(16);
+        let (mut us_acc, mut them_acc) = (vec![0i16; 8], vec![0i16; 8]);
+        let real = data.layout.count();
+        let squares = |f: &[u16]| -> Vec<usize> {
+            f.iter()
+                .map(|&x| x as usize)
+                .filter(|&x| x < real)
+                .collect()
+        };
+        for i in 0..data.len() {
+            let (us, them, _) = data.sample(i);
+            let float = grown.forward(us, them, &mut scratch) * SCALE as f32;
+            file.accumulate(&squares(us), &mut us_acc);
+            file.accumulate(&squares(them), &mut them_acc);
+            let int = file.output(&us_acc, &them_acc);
+            assert!((int as f32 - float).abs() <= 1.0, "{int} vs {float}");
+        }
+        // Training on from there does not start over: the first epoch is no worse than
+        // the file.
+        let (_, validation) = split(data.len(), settings.validation);
+        let start = mean_loss(&grown, &data, &validation);
+        let mut curve = Vec::new();
+        let more = Settings {
+            hidden: 16,
+            lr: 0.001,
+            ..settings
+        };
+        train(&data, &more, Some(grown), &mut |e, _| {
+            curve.push(e.validation_loss)
+        });
+        assert!(curve[0] < start * 1.05, "{start} -> {curve:?}");
+        // A file with more neurons than asked for is refused.
+        let err = FloatNet::from_network(&file, features, 4, 9).expect_err("too small");
+        assert!(err.contains("at least"), "{err}");
     }
 
     /// A board's FEN placement with every rank read backwards (single-digit runs only).
