@@ -223,9 +223,11 @@ pub(crate) fn set_eval_file(options: &mut SearchOptions, value: &str) -> Result<
     }
     let net = crate::nnue::load(std::path::Path::new(value))?;
     let text = format!(
-        "EvalFile: {value}, a {} network with {} hidden neurons a side",
+        "EvalFile: {value}, a {} network with {} hidden neurons a side and {} output bucket{}",
         net.variant.id(),
-        net.hidden
+        net.hidden,
+        net.buckets,
+        if net.buckets == 1 { "" } else { "s" }
     );
     options.eval_file = Some(std::sync::Arc::new(net));
     Ok(text)
