@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
-use super::features::{Layout, men};
+use super::features::Layout;
 use super::net::Network;
 use crate::rules::geometry::Square;
 use crate::rules::moves::MoveKind;
@@ -208,8 +208,7 @@ impl Nnue {
         }
         let us = pos.side_to_move();
         let acc = &self.plies[ply].acc;
-        self.net
-            .output(&acc[us.index()], &acc[us.flip().index()], men(pos))
+        self.net.output(&acc[us.index()], &acc[us.flip().index()])
     }
 
     /// A fresh computation of `pos`'s score (what [`Nnue::evaluate`] must equal).
@@ -220,7 +219,7 @@ impl Nnue {
             net.accumulate(&Nnue::features(&layout, pos, side), &mut acc[side.index()]);
         }
         let us = pos.side_to_move().index();
-        net.output(&acc[us], &acc[1 - us], men(pos))
+        net.output(&acc[us], &acc[1 - us])
     }
 }
 

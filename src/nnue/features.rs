@@ -8,7 +8,6 @@
 //! unary, so that a drop clears just one feature).
 
 use crate::rules::geometry::Square;
-use crate::rules::position::Position;
 use crate::rules::role::{Color, Piece, ROLE_COUNT};
 use crate::rules::variant::Variant;
 
@@ -26,9 +25,6 @@ pub struct Layout {
     pub hand_slots: usize,
     /// Per mailbox cell: (index from White's side, index from Black's side).
     square_index: Vec<(u16, u16)>,
-    /// Men (pieces on the board and in hand, both sides) of the start position: the scale
-    /// of the output buckets ([`Layout::bucket`]).
-    pub start_men: usize,
 }
 
 impl Layout {
@@ -55,15 +51,7 @@ impl Layout {
             roles: variant.spec.army.len(),
             hand_slots: variant.spec.hand.map_or(0, |h| h.count as usize),
             square_index,
-            start_men: men(&Position::startpos(variant)),
         }
-    }
-
-    /// The output bucket of a position with `men` men, of `buckets`: the share of the start
-    /// position's men still in play, cut into equal parts (all men: the last bucket).
-    #[inline]
-    pub fn bucket(&self, men: usize, buckets: usize) -> usize {
-        bucket(men, self.start_men, buckets)
     }
 
     /// Features of one side.
@@ -132,19 +120,4 @@ impl Layout {
     pub fn knows(&self, piece: Piece) -> bool {
         self.role_slot[piece.role.index()] != u8::MAX
     }
-}
-
-/// The men of `pos`: pieces on the board and in hand, both sides.
-pub fn men(pos: &Position) -> usize {
-    Color::ALL
-        .iter()
-        .map(|&c| pos.pieces(c).len() + pos.hand(c) as usize)
-        .sum()
-}
-
-/// The output bucket of `men` men of `buckets`, `start_men` the start position's (see
-/// [`Layout::bucket`]).
-#[inline]
-pub fn bucket(men: usize, start_men: usize, buckets: usize) -> usize {
-    (men.saturating_sub(1) * buckets / start_men.max(1)).min(buckets.max(1) - 1)
 }

@@ -2,29 +2,22 @@
 //!
 //! Each side's accumulator is the hidden layer's bias plus the first layer's rows of the
 //! features active from that side ([`super::features`]). The output is
-//! `b2[k] + w2[k] . [crelu(acc of the side to move), crelu(acc of the other side)]`, where
-//! crelu clamps to [0, 1], in units of 400 centipawns (its logistic is the expected score),
-//! and k is the position's output bucket ([`super::features::Layout::bucket`]: how many men
-//! are left), so that the weighing of the hidden layer can change as the board empties.
+//! `b2 + w2 . [crelu(acc of the side to move), crelu(acc of the other side)]`, where crelu
+//! clamps to [0, 1], in units of 400 centipawns (its logistic is the expected score).
 //!
 //! Quantized for play: the first layer and its bias times [`QA`] as i16 (so crelu clamps to
 //! [0, QA]), the output weights times [`QB`] as i16, the output bias times QA * QB as i32.
 //!
 //! File layout (little-endian): magic `SISSANET`, version u16, variant id (length u8 and
-//! letters), feature count u32, hidden size u32, output buckets u32 (version 2; version 1
-//! files have no such field and one bucket), then the first layer (feature-major, i16), its
-//! bias (i16), the output weights (i16, bucket by bucket, the side to move's half first) and
-//! the output biases (i32, one a bucket). Nothing may follow.
+//! letters), feature count u32, hidden size u32, then the first layer (feature-major, i16),
+//! its bias (i16), the output weights (i16, the side to move's half first) and the output
+//! bias (i32). Nothing may follow.
 
 use super::features::Layout;
 use crate::rules::variant::Variant;
 
 pub const MAGIC: &[u8; 8] = b"SISSANET";
-pub const VERSION: u16 = 2;
-/// The oldest version this build reads (one output bucket, no bucket field).
-pub const OLDEST_VERSION: u16 = 1;
-/// Most output buckets accepted from a file.
-pub const MAX_BUCKETS: usize = 32;
+pub const VERSION: u16 = 1;
 /// Scale of the first layer's weights and of the accumulator.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
@@ -43,18 +36,12 @@ pub struct Network {
     pub variant: &'static Variant,
     pub features: usize,
     pub hidden: usize,
-    /// Output buckets.
-    pub buckets: usize,
-    /// The variant's feature layout (for the buckets).
-    pub layout: Layout,
     /// `features * hidden`, the row of feature f at `f * hidden`.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
-    /// `buckets * 2 * hidden`: per bucket, the side to move's accumulator, then the other
-    /// side's.
+    /// `2 * hidden`: the side to move's accumulator, then the other side's.
     pub w2: Vec<i16>,
-    /// One a bucket.
-    pub b2: Vec<i32>,
+    pub b2: i32,
 }
 
 /// The id of the variant a network file is for (after checking magic and version).
@@ -70,9 +57,9 @@ pub fn variant_id(bytes: &[u8]) -> Result<String, String> {
             .try_into()
             .map_err(|_| short())?,
     );
-    if !(OLDEST_VERSION..=VERSION).contains(&version) {
+    if version != VERSION {
         return Err(format!(
-            "network format version {version}; this build reads versions {OLDEST_VERSION} to {VERSION}"
+            "network format version {version}; this build reads version {VERSION}"
         ));
     }
     let n = *bytes.get(10).ok_or_else(short)? as usize;
@@ -91,13 +78,10 @@ impl Network {
         out.extend_from_slice(id);
         out.extend_from_slice(&(self.features as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        for b in &self.b2 {
-            out.extend_from_slice(&b.to_le_bytes());
-        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
         out
     }
 
@@ -117,15 +101,7 @@ impl Network {
         let features = u32_at(at)?;
         let hidden = u32_at(at + 4)?;
         at += 8;
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        let buckets = if version >= 2 {
-            at += 4;
-            u32_at(at - 4)?
-        } else {
-            1
-        };
-        let layout = Layout::new(variant);
-        let expected = layout.count();
+        let expected = Layout::new(variant).count();
         if features != expected {
             return Err(format!(
                 "{features} input features; {} networks have {expected}",
@@ -137,16 +113,11 @@ impl Network {
                 "hidden layer of {hidden}: must be 1 to {MAX_HIDDEN}"
             ));
         }
-        if buckets == 0 || buckets > MAX_BUCKETS {
-            return Err(format!(
-                "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
-            ));
-        }
-        let weights = features * hidden + hidden + buckets * 2 * hidden;
-        let size = at + 2 * weights + 4 * buckets;
+        let weights = features * hidden + hidden + 2 * hidden;
+        let size = at + 2 * weights + 4;
         if bytes.len() != size {
             return Err(format!(
-                "{} bytes; a {features}x{hidden} network with {buckets} output buckets has {size}",
+                "{} bytes; a {features}x{hidden} network has {size}",
                 bytes.len()
             ));
         }
@@ -155,17 +126,12 @@ impl Network {
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let w1: Vec<i16> = words.by_ref().take(features * hidden).collect();
         let b1: Vec<i16> = words.by_ref().take(hidden).collect();
-        let w2: Vec<i16> = words.take(buckets * 2 * hidden).collect();
-        let b2 = bytes[at + 2 * weights..]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let w2: Vec<i16> = words.take(2 * hidden).collect();
+        let b2 = i32::from_le_bytes(take(size - 4, 4)?.try_into().map_err(|_| short())?);
         Ok(Network {
             variant,
             features,
             hidden,
-            buckets,
-            layout,
             w1,
             b1,
             w2,
@@ -199,53 +165,16 @@ impl Network {
         }
     }
 
-    /// The evaluation in centipawns from the two accumulators (the side to move's first) of
-    /// a position with `men` men ([`super::features::men`]).
-    pub fn output(&self, us: &[i16], them: &[i16], men: usize) -> i32 {
-        let k = self.layout.bucket(men, self.buckets);
-        let w2 = &self.w2[k * 2 * self.hidden..(k + 1) * 2 * self.hidden];
-        let (w_us, w_them) = w2.split_at(self.hidden);
+    /// The evaluation in centipawns from the two accumulators (the side to move's first).
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (w_us, w_them) = self.w2.split_at(self.hidden);
         let dot = |acc: &[i16], w: &[i16]| -> i32 {
             acc.iter()
                 .zip(w)
                 .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
                 .sum()
         };
-        let sum = dot(us, w_us) + dot(them, w_them) + self.b2[k];
+        let sum = dot(us, w_us) + dot(them, w_them) + self.b2;
         (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::nnue::train::FloatNet;
-
-    #[test]
-    fn a_file_with_an_impossible_bucket_count_or_version_is_refused() {
-        let v = Variant::by_name("chess").expect("chess");
-        let layout = Layout::new(v);
-        let net = FloatNet::random(layout.count(), 4, 1)
-            .with_buckets(3, layout.start_men)
-            .quantize(v);
-        let bytes = net.to_bytes();
-        let back = Network::from_bytes(&bytes, v).expect("reads");
-        assert_eq!((back.buckets, back.b2), (3, net.b2.clone()));
-        // The bucket count follows the id ("chess"), the feature and hidden counts.
-        let at = 8 + 2 + 1 + 5 + 8;
-        for (count, fault) in [
-            (0u32, "output buckets"),
-            (99, "output buckets"),
-            (4, "bytes"),
-        ] {
-            let mut b = bytes.clone();
-            b[at..at + 4].copy_from_slice(&count.to_le_bytes());
-            let err = Network::from_bytes(&b, v).expect_err("refused");
-            assert!(err.contains(fault), "{count}: {err}");
-        }
-        let mut b = bytes.clone();
-        b[8..10].copy_from_slice(&9u16.to_le_bytes());
-        let err = Network::from_bytes(&b, v).expect_err("refused");
-        assert!(err.contains("version 9"), "{err}");
     }
 }

@@ -79,11 +79,6 @@ pub struct TrainArgs {
     /// weights, so the start plays as the file does.
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Output buckets: the output layer has one set of weights for each of these shares of
-    /// the start position's men still in play. A `--init` network with one bucket starts
-    /// every bucket with its weights.
-    #[arg(long, default_value_t = 1)]
-    pub buckets: usize,
 }
 
 /// The positions in training form: each one's active features from the side to move's view
@@ -96,8 +91,6 @@ pub struct Prepared {
     features: Vec<u16>,
     /// Sample i's features are `features[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
-    /// Each sample's men (pieces on the board and in hand), for the output buckets.
-    men: Vec<u16>,
     targets: Vec<f32>,
 }
 
@@ -179,7 +172,6 @@ impl Prepared {
                 self.features.push(f as u16);
             }
             self.starts.push(self.features.len());
-            self.men.push(self.men[i]);
             self.targets.push(self.targets[i]);
         }
         Ok(())
@@ -192,7 +184,6 @@ impl Prepared {
             originals: 0,
             features: Vec::new(),
             starts: vec![0],
-            men: Vec::new(),
             targets: Vec::new(),
         }
     }
@@ -207,8 +198,6 @@ impl Prepared {
         sample_features(&self.layout, s, s.side, &mut self.features);
         sample_features(&self.layout, s, s.side.flip(), &mut self.features);
         self.starts.push(self.features.len());
-        let hands: usize = s.hands.iter().map(|&h| h as usize).sum();
-        self.men.push((s.pieces.len() + hands) as u16);
         self.targets.push(target);
         self.originals += 1;
     }
@@ -221,11 +210,11 @@ impl Prepared {
         self.targets.is_empty()
     }
 
-    /// Sample i's features (side to move's, other side's), men and target.
-    fn sample(&self, i: usize) -> (&[u16], &[u16], u16, f32) {
+    /// Sample i's features (side to move's, other side's) and target.
+    fn sample(&self, i: usize) -> (&[u16], &[u16], f32) {
         let f = &self.features[self.starts[i]..self.starts[i + 1]];
         let (us, them) = f.split_at(f.len() / 2);
-        (us, them, self.men[i], self.targets[i])
+        (us, them, self.targets[i])
     }
 }
 
@@ -234,16 +223,10 @@ impl Prepared {
 pub struct FloatNet {
     pub features: usize,
     pub hidden: usize,
-    /// Output buckets, and the start position's men that they divide
-    /// ([`super::features::bucket`]).
-    pub buckets: usize,
-    pub start_men: usize,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// `buckets * 2 * hidden`.
     pub w2: Vec<f32>,
-    /// One a bucket.
-    pub b2: Vec<f32>,
+    pub b2: f32,
 }
 
 impl FloatNet {
@@ -262,26 +245,11 @@ impl FloatNet {
         FloatNet {
             features,
             hidden,
-            buckets: 1,
-            start_men: 1,
             w1,
             b1: vec![0.0; hidden],
             w2,
-            b2: vec![0.0],
+            b2: 0.0,
         }
-    }
-
-    /// A one-bucket network spread to `buckets` output buckets over `start_men` men, its
-    /// output weights copied into each so that it starts as it was. A network that already
-    /// has buckets keeps them.
-    pub fn with_buckets(mut self, buckets: usize, start_men: usize) -> FloatNet {
-        if self.buckets == 1 {
-            self.w2 = self.w2.repeat(buckets.max(1));
-            self.b2 = self.b2.repeat(buckets.max(1));
-            self.buckets = buckets.max(1);
-        }
-        self.start_men = start_men;
-        self
     }
 
     /// A network file's weights in training form (`features` inputs: the file's square
@@ -300,8 +268,7 @@ impl FloatNet {
                 net.hidden
             ));
         }
-        let mut f = FloatNet::random(features, hidden, seed)
-            .with_buckets(net.buckets, net.layout.start_men);
+        let mut f = FloatNet::random(features, hidden, seed);
         let qa = QA as f32;
         for feature in 0..features {
             for k in 0..hidden {
@@ -317,39 +284,27 @@ impl FloatNet {
         }
         for k in 0..hidden {
             f.b1[k] = net.b1.get(k).map_or(0.0, |&b| f32::from(b) / qa);
-            for half in 0..2 * net.buckets {
-                f.w2[half * hidden + k] = if k < net.hidden {
-                    f32::from(net.w2[half * net.hidden + k]) / QB as f32
+            for side in 0..2 {
+                f.w2[side * hidden + k] = if k < net.hidden {
+                    f32::from(net.w2[side * net.hidden + k]) / QB as f32
                 } else {
                     0.0
                 };
             }
         }
-        f.b2 = net
-            .b2
-            .iter()
-            .map(|&b| b as f32 / (QA * QB) as f32)
-            .collect();
+        f.b2 = net.b2 as f32 / (QA * QB) as f32;
         Ok(f)
     }
 
-    /// Zero weights of the same shape as `self`'s (a gradient).
-    fn zeros_like(&self) -> FloatNet {
+    fn zeros(features: usize, hidden: usize) -> FloatNet {
         FloatNet {
-            features: self.features,
-            hidden: self.hidden,
-            buckets: self.buckets,
-            start_men: self.start_men,
-            w1: vec![0.0; self.w1.len()],
-            b1: vec![0.0; self.b1.len()],
-            w2: vec![0.0; self.w2.len()],
-            b2: vec![0.0; self.b2.len()],
+            features,
+            hidden,
+            w1: vec![0.0; features * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; 2 * hidden],
+            b2: 0.0,
         }
-    }
-
-    /// Where bucket `k`'s output weights start in `w2`, for a position of `men` men.
-    fn bucket(&self, men: u16) -> usize {
-        super::features::bucket(usize::from(men), self.start_men, self.buckets)
     }
 
     fn accumulate(&self, active: &[u16], acc: &mut [f32]) {
@@ -364,38 +319,34 @@ impl FloatNet {
     }
 
     /// The output (in units of [`SCALE`] centipawns) for these active features.
-    pub fn forward(&self, us: &[u16], them: &[u16], men: u16, scratch: &mut Scratch) -> f32 {
+    pub fn forward(&self, us: &[u16], them: &[u16], scratch: &mut Scratch) -> f32 {
         self.accumulate(us, &mut scratch.us);
         self.accumulate(them, &mut scratch.them);
-        let k = self.bucket(men);
-        let h = self.hidden;
-        let (w_us, w_them) = self.w2[k * 2 * h..(k + 1) * 2 * h].split_at(h);
+        let (w_us, w_them) = self.w2.split_at(self.hidden);
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
                 .zip(w)
                 .map(|(&a, &w)| a.clamp(0.0, 1.0) * w)
                 .sum()
         };
-        self.b2[k] + dot(&scratch.us, w_us) + dot(&scratch.them, w_them)
+        self.b2 + dot(&scratch.us, w_us) + dot(&scratch.them, w_them)
     }
 
     /// Adds the gradient of one sample's loss, times `scale`, to `grad`; returns the loss.
     fn backward(
         &self,
-        (us, them, men, target): (&[u16], &[u16], u16, f32),
+        (us, them, target): (&[u16], &[u16], f32),
         scale: f32,
         grad: &mut FloatNet,
         scratch: &mut Scratch,
     ) -> f32 {
-        let out = self.forward(us, them, men, scratch);
-        let bucket = self.bucket(men) * 2 * self.hidden;
+        let out = self.forward(us, them, scratch);
         let p = sigmoid(out);
         let loss = (p - target) * (p - target);
         let d_out = 2.0 * (p - target) * p * (1.0 - p) * scale;
         let h = self.hidden;
-        grad.b2[bucket / (2 * h)] += d_out;
-        for (side, active, offset) in [(&scratch.us, us, bucket), (&scratch.them, them, bucket + h)]
-        {
+        grad.b2 += d_out;
+        for (side, active, offset) in [(&scratch.us, us, 0), (&scratch.them, them, h)] {
             let w2 = &self.w2[offset..offset + h];
             let gw2 = &mut grad.w2[offset..offset + h];
             for (((&a, &w), g), d) in side.iter().zip(w2).zip(gw2).zip(&mut scratch.delta) {
@@ -430,11 +381,16 @@ impl FloatNet {
     }
 
     fn params(&self) -> [&[f32]; 4] {
-        [&self.w1, &self.b1, &self.w2, &self.b2]
+        [&self.w1, &self.b1, &self.w2, std::slice::from_ref(&self.b2)]
     }
 
     fn params_mut(&mut self) -> [&mut [f32]; 4] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+        [
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w2,
+            std::slice::from_mut(&mut self.b2),
+        ]
     }
 
     /// The network play uses: factor features (if trained with them) folded into the
@@ -458,16 +414,10 @@ impl FloatNet {
             variant,
             features: layout.count(),
             hidden: self.hidden,
-            buckets: self.buckets,
             w1: w1.iter().map(|&w| q(w, QA)).collect(),
             b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
-            b2: self
-                .b2
-                .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
-            layout,
+            b2: (self.b2 * (QA * QB) as f32).round() as i32,
         }
     }
 }
@@ -541,8 +491,8 @@ pub fn mean_loss(net: &FloatNet, data: &Prepared, indices: &[usize]) -> f32 {
     let sum: f64 = indices
         .iter()
         .map(|&i| {
-            let (us, them, men, t) = data.sample(i);
-            let p = sigmoid(net.forward(us, them, men, &mut scratch));
+            let (us, them, t) = data.sample(i);
+            let p = sigmoid(net.forward(us, them, &mut scratch));
             f64::from((p - t) * (p - t))
         })
         .sum();
@@ -563,8 +513,6 @@ pub struct Epoch {
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
     pub hidden: usize,
-    /// Output buckets (a starting network of one bucket is spread to these).
-    pub buckets: usize,
     pub epochs: usize,
     pub lr: f32,
     pub lr_end: f32,
@@ -599,9 +547,8 @@ pub fn train(
     start: Option<FloatNet>,
     on_epoch: &mut dyn FnMut(&Epoch, &FloatNet),
 ) -> FloatNet {
-    let mut net = start
-        .unwrap_or_else(|| FloatNet::random(data.layout.training_count(), s.hidden, s.seed))
-        .with_buckets(s.buckets, data.layout.start_men);
+    let mut net =
+        start.unwrap_or_else(|| FloatNet::random(data.layout.training_count(), s.hidden, s.seed));
     let sizes = net.params().map(|p| p.len());
     let mut adam = Adam::new(&sizes);
     let limits = [W1_LIMIT, W1_LIMIT, f32::MAX, f32::MAX];
@@ -610,7 +557,9 @@ pub fn train(
     training.extend(data.originals..data.len());
     let mut rng = Rng::new(s.seed ^ 0xba7c);
     let threads = s.threads.max(1);
-    let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.zeros_like()).collect();
+    let mut grads: Vec<FloatNet> = (0..threads)
+        .map(|_| FloatNet::zeros(net.features, net.hidden))
+        .collect();
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(s.hidden)).collect();
     for epoch in 0..s.epochs {
         let progress = if s.epochs > 1 {
@@ -700,12 +649,6 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     if args.hidden == 0 || args.hidden > super::net::MAX_HIDDEN {
         return Err(format!("--hidden must be 1 to {}", super::net::MAX_HIDDEN));
     }
-    if args.buckets == 0 || args.buckets > super::net::MAX_BUCKETS {
-        return Err(format!(
-            "--buckets must be 1 to {}",
-            super::net::MAX_BUCKETS
-        ));
-    }
     if args.epochs == 0 || args.batch == 0 {
         return Err("--epochs and --batch must be at least 1".to_string());
     }
@@ -756,18 +699,10 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
                     data.layout.variant.id()
                 ));
             }
-            if file.buckets != 1 && file.buckets != args.buckets {
-                return Err(format!(
-                    "{}: a network of {} output buckets cannot start one of {} (--buckets)",
-                    path.display(),
-                    file.buckets,
-                    args.buckets
-                ));
-            }
             let f =
                 FloatNet::from_network(&file, data.layout.training_count(), args.hidden, args.seed)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(f.with_buckets(args.buckets, data.layout.start_men))
+            Some(f)
         }
         None => None,
     };
@@ -804,7 +739,6 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     };
     let settings = Settings {
         hidden: args.hidden,
-        buckets: args.buckets,
         epochs: args.epochs,
         lr: args.lr,
         lr_end: args.lr_end,
@@ -887,7 +821,6 @@ mod tests {
         let data = material_set("venomous", 4000);
         let settings = Settings {
             hidden: 64,
-            buckets: 1,
             epochs: 30,
             lr: 0.01,
             lr_end: 0.1,
@@ -914,14 +847,14 @@ mod tests {
         let q = net.quantize(data.layout.variant);
         let back = Network::from_bytes(&q.to_bytes(), data.layout.variant).expect("reads");
         assert_eq!(
-            (back.w1, back.b1, back.w2, back.b2, back.buckets),
-            (q.w1.clone(), q.b1.clone(), q.w2.clone(), q.b2.clone(), 1)
+            (back.w1, back.b1, back.w2, back.b2),
+            (q.w1.clone(), q.b1.clone(), q.w2.clone(), q.b2)
         );
         let mut scratch = Scratch::new(64);
         let (mut us_acc, mut them_acc) = (vec![0i16; 64], vec![0i16; 64]);
         for &i in validation.iter().take(200) {
-            let (us, them, men, _) = data.sample(i);
-            let float = net.forward(us, them, men, &mut scratch) * SCALE as f32;
+            let (us, them, _) = data.sample(i);
+            let float = net.forward(us, them, &mut scratch) * SCALE as f32;
             // Play has no factor features: they are folded into the square features.
             let real = data.layout.count();
             let idx = |f: &[u16]| {
@@ -932,67 +865,17 @@ mod tests {
             };
             q.accumulate(&idx(us), &mut us_acc);
             q.accumulate(&idx(them), &mut them_acc);
-            let int = q.output(&us_acc, &them_acc, usize::from(men));
+            let int = q.output(&us_acc, &them_acc);
             // Rounding to 1/255 and 1/64 moves these outputs by about 5 cp, at most 20.
             assert!((int as f32 - float).abs() < 25.0, "{int} vs {float}");
         }
     }
 
     #[test]
-    fn output_buckets_are_trained_apart_and_played_as_trained() {
-        let data = material_set("venomous", 1500);
-        let settings = Settings {
-            hidden: 16,
-            buckets: 4,
-            epochs: 4,
-            lr: 0.01,
-            lr_end: 0.5,
-            batch: 256,
-            threads: 2,
-            validation: 0.1,
-            seed: 5,
-            weight_decay: 0.0,
-        };
-        let net = train(&data, &settings, None, &mut |_, _| {});
-        let variant = data.layout.variant;
-        let q = Network::from_bytes(&net.quantize(variant).to_bytes(), variant).expect("reads");
-        assert_eq!((q.buckets, q.b2.len(), q.w2.len()), (4, 4, 4 * 2 * 16));
-        // Random games keep most men: the buckets of the positions seen learnt apart.
-        let seen: std::collections::BTreeSet<usize> = (0..data.len())
-            .map(|i| net.bucket(data.sample(i).2))
-            .collect();
-        assert!(seen.len() >= 2, "{seen:?}");
-        let mut seen = seen.into_iter();
-        let (a, b) = (seen.next().unwrap_or(0), seen.next().unwrap_or(0));
-        assert_ne!(net.w2[a * 32..(a + 1) * 32], net.w2[b * 32..(b + 1) * 32]);
-        // Play computes what the file holds: the integer output equals the file's weights
-        // in floating point, bucket for bucket.
-        let back = FloatNet::from_network(&q, data.layout.training_count(), 16, 1).expect("reads");
-        let real = data.layout.count();
-        let squares = |f: &[u16]| -> Vec<usize> {
-            f.iter()
-                .map(|&x| x as usize)
-                .filter(|&x| x < real)
-                .collect()
-        };
-        let mut scratch = Scratch::new(16);
-        let (mut us_acc, mut them_acc) = (vec![0i16; 16], vec![0i16; 16]);
-        for i in 0..data.len() {
-            let (us, them, men, _) = data.sample(i);
-            q.accumulate(&squares(us), &mut us_acc);
-            q.accumulate(&squares(them), &mut them_acc);
-            let int = q.output(&us_acc, &them_acc, usize::from(men));
-            let float = back.forward(us, them, men, &mut scratch) * SCALE as f32;
-            assert!((int as f32 - float).abs() <= 1.0, "{int} vs {float}");
-        }
-    }
-
-    #[test]
-    fn a_network_file_grown_to_more_neurons_and_buckets_starts_training_where_it_left_off() {
+    fn a_network_file_grown_to_more_neurons_starts_training_where_it_left_off() {
         let data = material_set("gustav3", 600);
         let settings = Settings {
             hidden: 8,
-            buckets: 1,
             epochs: 3,
             lr: 0.01,
             lr_end: 0.5,
@@ -1005,10 +888,7 @@ mod tests {
         let variant = data.layout.variant;
         let file = train(&data, &settings, None, &mut |_, _| {}).quantize(variant);
         let features = data.layout.training_count();
-        let grown = FloatNet::from_network(&file, features, 16, 9)
-            .expect("grows")
-            .with_buckets(3, data.layout.start_men);
-        assert_eq!((grown.buckets, grown.b2.len()), (3, 3));
+        let grown = FloatNet::from_network(&file, features, 16, 9).expect("grows");
         // The same output as the file, in floating point, on every position.
         let mut scratch = Scratch::new(16);
         let (mut us_acc, mut them_acc) = (vec![0i16; 8], vec![0i16; 8]);
@@ -1020,11 +900,11 @@ mod tests {
                 .collect()
         };
         for i in 0..data.len() {
-            let (us, them, men, _) = data.sample(i);
-            let float = grown.forward(us, them, men, &mut scratch) * SCALE as f32;
+            let (us, them, _) = data.sample(i);
+            let float = grown.forward(us, them, &mut scratch) * SCALE as f32;
             file.accumulate(&squares(us), &mut us_acc);
             file.accumulate(&squares(them), &mut them_acc);
-            let int = file.output(&us_acc, &them_acc, usize::from(men));
+            let int = file.output(&us_acc, &them_acc);
             assert!((int as f32 - float).abs() <= 1.0, "{int} vs {float}");
         }
         // Training on from there does not start over: the first epoch is no worse than
@@ -1034,7 +914,6 @@ mod tests {
         let mut curve = Vec::new();
         let more = Settings {
             hidden: 16,
-            buckets: 3,
             lr: 0.001,
             ..settings
         };
@@ -1099,12 +978,11 @@ mod tests {
                     f.sort_unstable();
                     f
                 };
-                let (us, them, men, t) = data.sample(n + k);
-                let (wus, wthem, _, _) = want.sample(0);
+                let (us, them, t) = data.sample(n + k);
+                let (wus, wthem, _) = want.sample(0);
                 assert_eq!(sorted(us), sorted(wus), "{name}: {original}");
                 assert_eq!(sorted(them), sorted(wthem), "{name}: {original}");
-                assert_eq!(t, data.sample(i).3, "{name}: the same target");
-                assert_eq!(men, data.sample(i).2, "{name}: the same men");
+                assert_eq!(t, data.sample(i).2, "{name}: the same target");
             }
         }
     }

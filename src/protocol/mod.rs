@@ -223,11 +223,9 @@ pub(crate) fn set_eval_file(options: &mut SearchOptions, value: &str) -> Result<
     }
     let net = crate::nnue::load(std::path::Path::new(value))?;
     let text = format!(
-        "EvalFile: {value}, a {} network with {} hidden neurons a side and {} output bucket{}",
+        "EvalFile: {value}, a {} network with {} hidden neurons a side",
         net.variant.id(),
-        net.hidden,
-        net.buckets,
-        if net.buckets == 1 { "" } else { "s" }
+        net.hidden
     );
     options.eval_file = Some(std::sync::Arc::new(net));
     Ok(text)
