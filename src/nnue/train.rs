@@ -262,34 +262,41 @@ impl FloatNet {
         hidden: usize,
         seed: u64,
     ) -> Result<FloatNet, String> {
-        if hidden < net.hidden || features < net.features {
+        if hidden < net.hidden {
             return Err(format!(
                 "the starting network has {} hidden neurons a side; --hidden must be at least that",
                 net.hidden
             ));
         }
+        if features < net.features {
+            return Err(format!(
+                "the starting network has {} input features, more than {features}",
+                net.features
+            ));
+        }
+        let (qa, qb) = (QA as f32, QB as f32);
         let mut f = FloatNet::random(features, hidden, seed);
-        let qa = QA as f32;
+        // The file's neurons are the first `net.hidden` of each row; the rest stay random
+        // in the first layer and silent (zero) in the output.
         for feature in 0..features {
-            for k in 0..hidden {
-                let w = &mut f.w1[feature * hidden + k];
-                if k < net.hidden {
-                    *w = if feature < net.features {
-                        f32::from(net.w1[feature * net.hidden + k]) / qa
-                    } else {
-                        0.0
-                    };
+            let row = &mut f.w1[feature * hidden..feature * hidden + net.hidden];
+            match net.w1.get(feature * net.hidden..(feature + 1) * net.hidden) {
+                Some(file_row) if feature < net.features => {
+                    for (w, &q) in row.iter_mut().zip(file_row) {
+                        *w = f32::from(q) / qa;
+                    }
                 }
+                _ => row.fill(0.0),
             }
         }
-        for k in 0..hidden {
-            f.b1[k] = net.b1.get(k).map_or(0.0, |&b| f32::from(b) / qa);
-            for side in 0..2 {
-                f.w2[side * hidden + k] = if k < net.hidden {
-                    f32::from(net.w2[side * net.hidden + k]) / QB as f32
-                } else {
-                    0.0
-                };
+        for (b, &q) in f.b1.iter_mut().zip(&net.b1) {
+            *b = f32::from(q) / qa;
+        }
+        for side in 0..2 {
+            let half = &mut f.w2[side * hidden..(side + 1) * hidden];
+            let file_half = &net.w2[side * net.hidden..(side + 1) * net.hidden];
+            for (k, w) in half.iter_mut().enumerate() {
+                *w = file_half.get(k).map_or(0.0, |&q| f32::from(q) / qb);
             }
         }
         f.b2 = net.b2 as f32 / (QA * QB) as f32;
@@ -791,6 +798,21 @@ mod tests {
     use crate::nnue::data::GameResult;
     use crate::rules::position::Position;
 
+    /// What play computes for a training sample: the accumulators of its square features
+    /// (factor features are folded into them in a file) and the output in centipawns.
+    fn played_output(q: &Network, layout: &Layout, us: &[u16], them: &[u16]) -> i32 {
+        let squares = |f: &[u16]| -> Vec<usize> {
+            f.iter()
+                .map(|&x| usize::from(x))
+                .filter(|&x| x < layout.count())
+                .collect()
+        };
+        let (mut us_acc, mut them_acc) = (vec![0i16; q.hidden], vec![0i16; q.hidden]);
+        q.accumulate(&squares(us), &mut us_acc);
+        q.accumulate(&squares(them), &mut them_acc);
+        q.output(&us_acc, &them_acc)
+    }
+
     /// Positions of random games, labelled by their material balance.
     fn material_set(variant: &str, n: usize) -> Prepared {
         let v = Variant::by_name(variant).expect("variant");
@@ -851,21 +873,10 @@ mod tests {
             (q.w1.clone(), q.b1.clone(), q.w2.clone(), q.b2)
         );
         let mut scratch = Scratch::new(64);
-        let (mut us_acc, mut them_acc) = (vec![0i16; 64], vec![0i16; 64]);
         for &i in validation.iter().take(200) {
             let (us, them, _) = data.sample(i);
             let float = net.forward(us, them, &mut scratch) * SCALE as f32;
-            // Play has no factor features: they are folded into the square features.
-            let real = data.layout.count();
-            let idx = |f: &[u16]| {
-                f.iter()
-                    .map(|&x| x as usize)
-                    .filter(|&x| x < real)
-                    .collect::<Vec<_>>()
-            };
-            q.accumulate(&idx(us), &mut us_acc);
-            q.accumulate(&idx(them), &mut them_acc);
-            let int = q.output(&us_acc, &them_acc);
+            let int = played_output(&q, &data.layout, us, them);
             // Rounding to 1/255 and 1/64 moves these outputs by about 5 cp, at most 20.
             assert!((int as f32 - float).abs() < 25.0, "{int} vs {float}");
         }
@@ -891,20 +902,10 @@ mod tests {
         let grown = FloatNet::from_network(&file, features, 16, 9).expect("grows");
         // The same output as the file, in floating point, on every position.
         let mut scratch = Scratch::new(16);
-        let (mut us_acc, mut them_acc) = (vec![0i16; 8], vec![0i16; 8]);
-        let real = data.layout.count();
-        let squares = |f: &[u16]| -> Vec<usize> {
-            f.iter()
-                .map(|&x| x as usize)
-                .filter(|&x| x < real)
-                .collect()
-        };
         for i in 0..data.len() {
             let (us, them, _) = data.sample(i);
             let float = grown.forward(us, them, &mut scratch) * SCALE as f32;
-            file.accumulate(&squares(us), &mut us_acc);
-            file.accumulate(&squares(them), &mut them_acc);
-            let int = file.output(&us_acc, &them_acc);
+            let int = played_output(&file, &data.layout, us, them);
             assert!((int as f32 - float).abs() <= 1.0, "{int} vs {float}");
         }
         // Training on from there does not start over: the first epoch is no worse than
