@@ -288,18 +288,21 @@ impl Searcher {
             h.prepare(pos);
             h.age();
         }
-        let helper_nodes = AtomicU64::new(0);
+        let published_nodes = AtomicU64::new(0);
         let helper_control = Control::default();
         let shared = pvs::Shared {
             tt: &self.tt,
             options: &self.options,
             control,
-            helper_nodes: &helper_nodes,
+            published_nodes: &published_nodes,
         };
-        // Helpers search until the main thread is done; they have no clock and no limit.
+        // Helpers only fill the shared table until the main thread is done: they have no
+        // clock and report nothing, but a node limit counts every thread's nodes, so that
+        // they stop at it too however the threads are scheduled.
         let helper_limits = Limits {
             infinite: true,
             multipv: 1,
+            nodes: limits.nodes,
             searchmoves: limits.searchmoves.clone(),
             ..Limits::default()
         };
@@ -316,15 +319,14 @@ impl Searcher {
                 };
                 let helper_limits = &helper_limits;
                 scope.spawn(move || {
-                    pvs::Search::new(shared, history, helper_limits, false).run(
+                    pvs::Search::new(shared, history, helper_limits).run(
                         &mut helper_pos,
                         helper_limits,
                         &mut |_| {},
                     );
                 });
             }
-            let result =
-                pvs::Search::new(shared, main_history, limits, true).run(pos, limits, on_info);
+            let result = pvs::Search::new(shared, main_history, limits).run(pos, limits, on_info);
             helper_control.stop.store(true, Ordering::Relaxed);
             result
         });

@@ -63,9 +63,10 @@ pub struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub options: &'a SearchOptions,
     pub control: &'a Control,
-    /// Nodes searched by the helper threads, published in batches of
-    /// [`p::CHECK_EVERY`]: the main thread adds them to its own for reports and node limits.
-    pub helper_nodes: &'a AtomicU64,
+    /// Nodes searched by every thread, each publishing its own in batches of
+    /// [`p::CHECK_EVERY`]: a thread's view of the total is this plus its own nodes not yet
+    /// published, for reports and node limits.
+    pub published_nodes: &'a AtomicU64,
 }
 
 /// The state of one search thread.
@@ -74,10 +75,7 @@ pub struct Search<'a> {
     history: &'a mut History,
     options: &'a SearchOptions,
     control: &'a Control,
-    helper_nodes: &'a AtomicU64,
-    /// The main thread reports, keeps the clock and applies the node limit; helpers only
-    /// fill the shared table until told to stop.
-    main: bool,
+    published_nodes: &'a AtomicU64,
     time: TimeManager,
     node_limit: Option<u64>,
     nodes: u64,
@@ -102,17 +100,12 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub fn new(
-        shared: Shared<'a>,
-        history: &'a mut History,
-        limits: &Limits,
-        main: bool,
-    ) -> Search<'a> {
+    pub fn new(shared: Shared<'a>, history: &'a mut History, limits: &Limits) -> Search<'a> {
         let Shared {
             tt,
             options,
             control,
-            helper_nodes,
+            published_nodes,
         } = shared;
         let base = f64::from(options.params.lmr_base) / 100.0;
         let divisor = f64::from(options.params.lmr_divisor) / 100.0;
@@ -133,8 +126,7 @@ impl<'a> Search<'a> {
             history,
             options,
             control,
-            helper_nodes,
-            main,
+            published_nodes,
             time: TimeManager::new(limits, control),
             node_limit: limits.nodes,
             nodes: 0,
@@ -428,8 +420,8 @@ impl<'a> Search<'a> {
             return true;
         }
         let batch = self.nodes.is_multiple_of(p::CHECK_EVERY);
-        if batch && !self.main {
-            self.helper_nodes
+        if batch {
+            self.published_nodes
                 .fetch_add(p::CHECK_EVERY, Ordering::Relaxed);
         }
         if self.node_limit.is_some_and(|n| self.total_nodes() > n)
@@ -442,9 +434,10 @@ impl<'a> Search<'a> {
         self.stopped
     }
 
-    /// Nodes of every thread (the main thread's own count plus what helpers published).
+    /// Nodes of every thread: what all threads published plus this one's unpublished rest
+    /// (with one thread, exactly its own count).
     fn total_nodes(&self) -> u64 {
-        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
+        self.published_nodes.load(Ordering::Relaxed) + self.nodes % p::CHECK_EVERY
     }
 
     /// Plays `mv` at `ply`, telling the network's accumulators.
