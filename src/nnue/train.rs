@@ -280,8 +280,9 @@ impl FloatNet {
         // in the first layer and silent (zero) in the output.
         for feature in 0..features {
             let row = &mut f.w1[feature * hidden..feature * hidden + net.hidden];
+            // The file's row exists exactly when `feature < net.features`.
             match net.w1.get(feature * net.hidden..(feature + 1) * net.hidden) {
-                Some(file_row) if feature < net.features => {
+                Some(file_row) => {
                     for (w, &q) in row.iter_mut().zip(file_row) {
                         *w = f32::from(q) / qa;
                     }
