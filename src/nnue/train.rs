@@ -26,12 +26,16 @@ pub struct TrainArgs {
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<PathBuf>,
     /// The network file to write.
-    #[arg(long, required_unless_present = "fit_material")]
+    #[arg(long, required_unless_present_any = ["fit_material", "fit_terms"])]
     pub out: Option<PathBuf>,
     /// Fit the hand-written evaluation's material values to the data instead (Texel-style)
     /// and print them; no network is trained.
     #[arg(long, conflicts_with = "out")]
     pub fit_material: bool,
+    /// Fit a multiplier of each term of the hand-written evaluation (middlegame and endgame
+    /// apart) to the data instead (Texel-style) and print them; no network is trained.
+    #[arg(long, conflicts_with_all = ["out", "fit_material"])]
+    pub fit_terms: bool,
     /// Hidden neurons a side.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
@@ -688,6 +692,17 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         );
         for f in &fit.values {
             println!("{:<12} {:>5} -> {:>5}", f.role.name(), f.old, f.new);
+        }
+        return Ok(());
+    }
+    if args.fit_terms {
+        let fit = super::texel::fit_terms(&sets, args.wdl, args.validation)?;
+        println!(
+            "validation loss {:.6} -> {:.6}",
+            fit.loss_before, fit.loss_after
+        );
+        for (term, mg, eg) in &fit.multipliers {
+            println!("{:<16} middlegame x{mg:.2}  endgame x{eg:.2}", term.name());
         }
         return Ok(());
     }
