@@ -251,18 +251,13 @@ mod tests {
         let mut seen = 0;
         for v in Variant::all() {
             for game in 0..30 {
-                let mut pos = Position::startpos(v);
-                for ply in 0..(10 + rng.below(120)) {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.make(moves[rng.below(moves.len())]);
+                let plies = 10 + rng.below(120);
+                crate::rules::position::random_game(v, &mut rng, plies, |pos, ply| {
                     if ply % 7 != 0 {
-                        continue;
+                        return;
                     }
-                    let sum: f32 = term_features(&pos).iter().map(|&(_, x)| x).sum();
-                    let want = eval::evaluate(&pos) - crate::search::params::TEMPO;
+                    let sum: f32 = term_features(pos).iter().map(|&(_, x)| x).sum();
+                    let want = eval::evaluate(pos) - crate::search::params::TEMPO;
                     // Each integer step of the evaluation (blend, drawish scale, fade)
                     // rounds towards zero by less than one.
                     assert!(
@@ -272,7 +267,7 @@ mod tests {
                         pos.fen()
                     );
                     seen += 1;
-                }
+                });
             }
         }
         assert!(seen > 500, "{seen}");

@@ -835,21 +835,15 @@ mod tests {
         let mut rng = Rng::new(11);
         let mut data = Prepared::empty(Layout::new(v));
         while data.len() < n {
-            let mut pos = Position::startpos(v);
-            for ply in 1..=120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.make(moves[rng.below(moves.len())]);
+            crate::rules::position::random_game(v, &mut rng, 120, |pos, ply| {
                 // Every tenth position: neighbours in one game are too much alike.
                 if ply % 10 != 0 {
-                    continue;
+                    return;
                 }
-                let cp = crate::search::eval::material_only(&pos);
-                let s = Sample::of(&pos, cp as i16, GameResult::Draw);
+                let cp = crate::search::eval::material_only(pos);
+                let s = Sample::of(pos, cp as i16, GameResult::Draw);
                 data.push(&s, sigmoid(cp as f32 / SCALE as f32));
-            }
+            });
         }
         data
     }

@@ -1230,13 +1230,8 @@ mod tests {
         .expect("variants/fairy.ini");
         for v in Variant::all().into_iter().chain(fairy) {
             for _ in 0..40 {
-                let mut pos = Position::startpos(v);
-                for _ in 0..(10 + rng.below(90)) {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.make(moves[rng.below(moves.len())]);
+                let plies = 10 + rng.below(90);
+                crate::rules::position::random_game(v, &mut rng, plies, |pos, _| {
                     let g = &v.geometry;
                     for color in Color::ALL {
                         for &sq in &pos.pieces[color.index()] {
@@ -1254,14 +1249,14 @@ mod tests {
                                     victim: None,
                                 });
                             });
-                            let view = PositionView { pos: &pos, color };
+                            let view = PositionView { pos, color };
                             let from = (g.file(sq), g.rank(sq));
                             let got = piece.targets(color, &view, from, false);
                             assert_eq!(got, expected, "{} {} {}", v.id(), pos.fen(), piece);
                             checked[role.index()] += 1;
                         }
                     }
-                }
+                });
             }
         }
         for (role, _) in &pieces {

@@ -526,3 +526,24 @@ impl Position {
         self.board[sq.index()] & COLOR_BITS == color.bit()
     }
 }
+
+/// For tests: plays a game of up to `plies` uniformly random legal moves from the variant's
+/// start, calling `visit` with the position and the ply number after each move; stops early
+/// at a position without a legal move.
+#[cfg(test)]
+pub fn random_game(
+    v: &'static Variant,
+    rng: &mut crate::rng::Rng,
+    plies: usize,
+    mut visit: impl FnMut(&Position, usize),
+) {
+    let mut pos = Position::startpos(v);
+    for ply in 1..=plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.make(moves[rng.below(moves.len())]);
+        visit(&pos, ply);
+    }
+}
