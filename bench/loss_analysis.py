@@ -43,11 +43,10 @@ def analyse(args):
                 continue
             if args.player not in (game.headers["White"], game.headers["Black"]):
                 continue
-            engine.protocol.send_line("ucinewgame")
             board = game.board()
             records = []
             for node in game.mainline():
-                info = engine.analyse(board, limit)
+                info = engine.analyse(board, limit, game=number)
                 score = info["score"].white()
                 best = info.get("pv", [None])[0]
                 records.append({
@@ -62,7 +61,7 @@ def analyse(args):
                 board.push(node.move)
             final = None
             if not board.is_game_over():
-                score = engine.analyse(board, limit)["score"].white()
+                score = engine.analyse(board, limit, game=number)["score"].white()
                 final = score.wdl(model="sf", ply=board.ply()).expectation()
             out.write(json.dumps({
                 "game": number,
