@@ -27,6 +27,19 @@ import chess.pgn
 SCORE_RE = re.compile(r"^([+-]?\d+\.\d+)/(\d+)")
 
 
+def expected(score, ply):
+    """Expected score (0 to 1) of a python-chess `PovScore` side, by Stockfish's WDL model."""
+    return score.wdl(model="sf", ply=ply).expectation()
+
+
+def turns(game, player):
+    """(index, record) of each of `player`'s moves after the book in one analysed game."""
+    white = game["white"] == player
+    for i, r in enumerate(game["records"]):
+        if r["comment"] != "book" and (r["fen"].split()[1] == "w") == white:
+            yield i, r
+
+
 def analyse(args):
     done = set()
     if os.path.exists(args.out):
@@ -55,14 +68,14 @@ def analyse(args):
                     "move": board.san(node.move),
                     "best": board.san(best) if best else None,
                     "cp": score.score(mate_score=10000),
-                    "white_exp": score.wdl(model="sf", ply=board.ply()).expectation(),
+                    "white_exp": expected(score, board.ply()),
                     "comment": node.comment,
                 })
                 board.push(node.move)
             final = None
             if not board.is_game_over():
                 score = engine.analyse(board, limit, game=number)["score"].white()
-                final = score.wdl(model="sf", ply=board.ply()).expectation()
+                final = expected(score, board.ply())
             out.write(json.dumps({
                 "game": number,
                 "white": game.headers["White"],
@@ -94,9 +107,8 @@ def summary(args):
         lost_at = next((i for i in range(len(recs)) if recs[i]["comment"] != "book"
                         and own(i) is not None and own(i) < 0.2), None)
         moves = []
-        for i, r in enumerate(recs):
-            ours = (r["fen"].split()[1] == "w") == white
-            if not ours or r["comment"] == "book" or own(i + 1) is None:
+        for i, r in turns(g, args.player):
+            if own(i + 1) is None:
                 continue
             cost = own(i) - own(i + 1)
             costs.append(cost)

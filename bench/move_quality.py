@@ -10,10 +10,10 @@ Stockfish), not part of the tests.
 
 POSITIONS.jsonl is what bench/loss_analysis.py writes: the positions where its player was to
 move after the book are the pool, and --count of them are drawn (seeded). An engine searches
---nodes a move, or the NODES its name gives (`net4:400000=sissa`), to calibrate the measure. Positions and
-judgements are the same for every engine, so the costs compare directly; the standard error
-of each mean is printed beside it, and of each engine's difference to the first, paired by
-position.
+--nodes a move, or the NODES its name gives (`net4:400000=sissa`), to calibrate the measure.
+Positions and judgements are the same for every engine, so the costs compare directly; the
+standard error of each mean is printed beside it, and of each engine's difference to the
+first, paired by position.
 """
 import argparse
 import json
@@ -24,11 +24,13 @@ import statistics
 import chess
 import chess.engine
 
+from loss_analysis import expected, turns
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("positions")
-    ap.add_argument("engines", nargs="+", help="NAME=COMMAND")
+    ap.add_argument("engines", nargs="+", help="NAME[:NODES]=COMMAND")
     ap.add_argument("--count", type=int, default=400)
     ap.add_argument("--nodes", type=int, default=100_000)
     ap.add_argument("--judge-nodes", type=int, default=100_000)
@@ -39,11 +41,7 @@ def main():
 
     pool = []
     for line in open(args.positions):
-        g = json.loads(line)
-        white = g["white"] == args.player
-        for r in g["records"]:
-            if r["comment"] != "book" and (r["fen"].split()[1] == "w") == white:
-                pool.append(r["fen"])
+        pool.extend(r["fen"] for _, r in turns(json.loads(line), args.player))
     random.Random(args.seed).shuffle(pool)
     fens = pool[: args.count]
 
@@ -62,7 +60,7 @@ def main():
                 cache[key] = 0.5
             else:
                 score = judge.analyse(board, limit, game=object())["score"].relative
-                cache[key] = score.wdl(model="sf", ply=board.ply()).expectation()
+                cache[key] = expected(score, board.ply())
         return cache[key]
 
     costs = {}
