@@ -9,8 +9,9 @@ Stockfish), not part of the tests.
 
 The first form writes one JSON line a game (resumable: games already in OUT are skipped); the
 second prints, per game, where Sissa's expected score first fell below 0.2 and its two
-costliest moves, then the totals: moves, moves costing 0.1 and 0.2 or more, and how Sissa's
-own score (from the PGN comments) compares with Stockfish's in expected-score terms.
+costliest moves, then the totals: moves, moves costing 0.1 and 0.2 or more, how Sissa's own
+score (from the PGN comments) compares with Stockfish's in expected-score terms, overall and by
+the material balance on the board, and how the games ended that Sissa once stood well in.
 """
 import argparse
 import json
@@ -25,11 +26,22 @@ import chess.engine
 import chess.pgn
 
 SCORE_RE = re.compile(r"^([+-]?\d+\.\d+)/(\d+)")
+PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+# A game counts as one Sissa stood well in once Stockfish gave it this expected score.
+STOOD_WELL = 0.7
 
 
 def expected(score, ply):
     """Expected score (0 to 1) of a python-chess `PovScore` side, by Stockfish's WDL model."""
     return score.wdl(model="sf", ply=ply).expectation()
+
+
+def material_balance(fen):
+    """The side to move's material minus the other side's, in pawns (1, 3, 3, 5, 9)."""
+    board = chess.Board(fen)
+    us = board.turn
+    return sum(v * (len(board.pieces(p, us)) - len(board.pieces(p, not us)))
+               for p, v in PIECE_VALUES.items())
 
 
 def turns(game, player):
@@ -93,6 +105,8 @@ def summary(args):
     costs, disagreements, lost_plies = [], [], []
     bins = [(-10**9, -200), (-200, -50), (-50, 50), (50, 150), (150, 300), (300, 10**9)]
     calibration = {b: [] for b in bins}
+    by_balance = {}
+    stood_well = []
     for g in games:
         white = g["white"] == args.player
         recs = g["records"]
@@ -107,6 +121,9 @@ def summary(args):
         lost_at = next((i for i in range(len(recs)) if recs[i]["comment"] != "book"
                         and own(i) is not None and own(i) < 0.2), None)
         moves = []
+        best = max((own(i) for i, _ in turns(g, args.player) if own(i) is not None), default=0)
+        if best >= STOOD_WELL:
+            stood_well.append(result)
         for i, r in turns(g, args.player):
             if own(i + 1) is None:
                 continue
@@ -119,6 +136,8 @@ def summary(args):
                 sissa_exp = 1 / (1 + math.exp(-cp / 400))
                 if abs(r["cp"]) < 1000:
                     disagreements.append(sissa_exp - own(i))
+                    balance = max(-3, min(3, material_balance(r["fen"])))
+                    by_balance.setdefault(balance, []).append(sissa_exp - own(i))
                 for b in bins:
                     if b[0] <= cp < b[1]:
                         calibration[b].append((sissa_exp, own(i), result))
@@ -143,6 +162,13 @@ def summary(args):
     if disagreements:
         print(f"Sissa's own expected score minus Stockfish's, on Sissa's moves: mean "
               f"{statistics.mean(disagreements):+.3f}, median {statistics.median(disagreements):+.3f}")
+        print("by material balance (Sissa's minus Stockfish's side, pawns, clamped to +/-3): "
+              + ", ".join(f"{b:+d}: {statistics.mean(d):+.3f} ({len(d)})"
+                          for b, d in sorted(by_balance.items())))
+    if stood_well:
+        print(f"{len(stood_well)} games where Stockfish once gave Sissa {STOOD_WELL} or more: "
+              f"won {stood_well.count(1.0)}, drawn {stood_well.count(0.5)}, "
+              f"lost {stood_well.count(0.0)}")
 
 
 def main():
