@@ -18,22 +18,35 @@ impl Position {
     /// Every legal move, in generation order.
     pub fn legal_moves(&mut self) -> MoveList {
         let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// Every legal move, in generation order, written into `list` (cleared first): a search
+    /// node fills the list it keeps instead of copying kilobytes of a returned one.
+    pub fn legal_moves_into(&mut self, list: &mut MoveList) {
+        list.clear();
         // A bare king's loss ends the game at once: no moves, as in Fairy-Stockfish.
         if self.bare_king_loser().is_some() {
-            return list;
+            return;
         }
         let in_check = self.in_check();
-        self.generate(&mut list, in_check);
-        self.retain_legal(&mut list, in_check);
-        list
+        self.generate(list, in_check);
+        self.retain_legal(list, in_check);
     }
 
     /// Moves that obey the pieces' patterns, castling conditions included, without testing
     /// whether they leave the own king attacked.
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(&mut list, self.in_check());
+        self.pseudo_legal_moves_into(&mut list);
         list
+    }
+
+    /// [`Position::pseudo_legal_moves`] written into `list` (cleared first).
+    pub fn pseudo_legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate(list, self.in_check());
     }
 
     /// Whether `mv` (pseudo-legal here) leaves the mover's king safe.

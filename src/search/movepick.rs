@@ -242,6 +242,7 @@ enum Stage {
 }
 
 /// What the picker needs to know besides the position.
+#[derive(Default)]
 pub struct Hints {
     pub tt_move: Option<Move>,
     pub killers: [Option<Move>; 2],
@@ -275,52 +276,27 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// A picker over `moves` (legal or pseudo-legal) for the main search.
-    pub fn new(
-        pos: &Position,
-        mut moves: MoveList,
-        hints: &Hints,
-        history: &History,
-    ) -> MovePicker {
-        // Partition in place: the transposition-table move out, tacticals to the front.
-        let mut tt_move = None;
-        let mut scores = ArrayVec::new();
-        let mut tactical_end = 0;
-        let mut i = 0;
-        while i < moves.len() {
-            let mv = moves[i];
-            if Some(mv) == hints.tt_move {
-                tt_move = Some(mv);
-                moves.swap_remove(i);
-                continue;
-            }
-            if is_tactical(pos, mv) {
-                moves.swap(tactical_end, i);
-                scores.push(tactical_score(pos, mv, history));
-                tactical_end += 1;
-            }
-            i += 1;
-        }
-        MovePicker {
-            moves,
-            scores,
-            tactical_end,
-            next: 0,
-            stage: Stage::TtMove,
-            tt_move,
-            refutations: [hints.killers[0], hints.killers[1], hints.counter],
-            refutation_next: 0,
-            quiets_scored: false,
-            bad: ArrayVec::new(),
-            bad_next: 0,
-            tactical_only: false,
-            conts: hints.conts,
-        }
+    /// A picker over the legal moves of `pos` for the main search. The moves are generated
+    /// into the picker itself: a move list is kilobytes, and handing one in by value copied
+    /// it on every node.
+    pub fn new(pos: &mut Position, hints: &Hints, history: &History) -> MovePicker {
+        let mut picker = MovePicker::empty(hints, false);
+        pos.legal_moves_into(&mut picker.moves);
+        picker.partition(pos, hints.tt_move, history);
+        picker
+    }
+
+    /// A picker over given moves (the root's, which may be restricted).
+    pub fn over(pos: &Position, moves: &[Move], hints: &Hints, history: &History) -> MovePicker {
+        let mut picker = MovePicker::empty(hints, false);
+        picker.moves.extend(moves.iter().copied());
+        picker.partition(pos, hints.tt_move, history);
+        picker
     }
 
     /// Only captures and promotions to the most valuable promotion role (for quiescence),
-    /// best victim and capture history first.
-    pub fn tactical(pos: &Position, mut moves: MoveList, history: &History) -> MovePicker {
+    /// best victim and capture history first; pseudo-legal, the caller tests legality.
+    pub fn tactical(pos: &Position, history: &History) -> MovePicker {
         let top = pos
             .variant()
             .spec
@@ -329,28 +305,65 @@ impl MovePicker {
             .map(|&r| material(r))
             .max()
             .unwrap_or(0);
-        moves.retain(|mv| {
+        let mut picker = MovePicker::empty(&Hints::default(), true);
+        pos.pseudo_legal_moves_into(&mut picker.moves);
+        picker.moves.retain(|mv| {
             let under = mv.promotion_role().is_some_and(|r| material(r) < top);
             is_tactical(pos, *mv) && !under
         });
-        let scores = moves
-            .iter()
-            .map(|&mv| tactical_score(pos, mv, history))
-            .collect();
+        picker
+            .scores
+            .extend((picker.moves.iter()).map(|&mv| tactical_score(pos, mv, history)));
+        picker.tactical_end = picker.moves.len();
+        picker
+    }
+
+    /// Whether there is no move at all to hand out.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty() && self.tt_move.is_none()
+    }
+
+    /// A picker with no moves yet; `tactical_only` for quiescence.
+    fn empty(hints: &Hints, tactical_only: bool) -> MovePicker {
         MovePicker {
-            tactical_end: moves.len(),
-            moves,
-            scores,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            tactical_end: 0,
             next: 0,
-            stage: Stage::GoodTacticals,
+            stage: if tactical_only {
+                Stage::GoodTacticals
+            } else {
+                Stage::TtMove
+            },
             tt_move: None,
-            refutations: [None; 3],
+            refutations: [hints.killers[0], hints.killers[1], hints.counter],
             refutation_next: 0,
-            quiets_scored: true,
+            quiets_scored: tactical_only,
             bad: ArrayVec::new(),
             bad_next: 0,
-            tactical_only: true,
-            conts: [None; 3],
+            tactical_only,
+            conts: hints.conts,
+        }
+    }
+
+    /// Partitions the moves in place: the transposition-table move out, tacticals (scored)
+    /// to the front.
+    fn partition(&mut self, pos: &Position, tt_move: Option<Move>, history: &History) {
+        let moves = &mut self.moves;
+        let mut i = 0;
+        while i < moves.len() {
+            let mv = moves[i];
+            if Some(mv) == tt_move {
+                self.tt_move = Some(mv);
+                moves.swap_remove(i);
+                continue;
+            }
+            if is_tactical(pos, mv) {
+                moves.swap(self.tactical_end, i);
+                self.scores.push(tactical_score(pos, mv, history));
+                self.tactical_end += 1;
+            }
+            i += 1;
         }
     }
 
@@ -480,7 +493,7 @@ mod tests {
                     counter: pick(&mut rng),
                     conts: [None; 3],
                 };
-                let mut picker = MovePicker::new(&pos, moves.clone(), &hints, &history);
+                let mut picker = MovePicker::new(&mut pos, &hints, &history);
                 let mut seen = Vec::new();
                 while let Some(mv) = picker.next(&mut pos, &history) {
                     seen.push(mv);

@@ -189,9 +189,7 @@ impl<'a> Search<'a> {
             counter: None,
             conts: [None; 3],
         };
-        let mut list = crate::rules::movegen::MoveList::new();
-        list.extend(root.iter().copied());
-        let mut picker = MovePicker::new(pos, list, &hints, self.history);
+        let mut picker = MovePicker::over(pos, &root, &hints, self.history);
         self.root.clear();
         while let Some(mv) = picker.next(pos, self.history) {
             self.root.push(RootMove {
@@ -612,22 +610,11 @@ impl<'a> Search<'a> {
             }
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return no_move_score(pos, in_check, ply);
-        }
-        // No hash move to guide it: a shallower search here costs less and fills the table.
-        let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
-            depth - 1
-        } else {
-            depth
-        };
         let counter = previous.and_then(|m| self.history.counter(pos, m));
         let killers = self.killers[ply];
         let conts = self.continuations(ply);
         let mut picker = MovePicker::new(
             pos,
-            moves,
             &Hints {
                 tt_move,
                 killers,
@@ -636,6 +623,15 @@ impl<'a> Search<'a> {
             },
             self.history,
         );
+        if picker.is_empty() {
+            return no_move_score(pos, in_check, ply);
+        }
+        // No hash move to guide it: a shallower search here costs less and fills the table.
+        let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
         let futile = self.options.futility
             && !pv_node
             && !in_check
@@ -782,7 +778,7 @@ impl<'a> Search<'a> {
         raw_eval: i32,
         ply: usize,
     ) -> Option<i32> {
-        let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves(), self.history);
+        let mut picker = MovePicker::tactical(pos, self.history);
         while let Some(mv) = picker.next(pos, self.history) {
             if !pos.is_legal_pseudo(mv) || !see_ge(pos, mv, raised - static_eval) {
                 continue;
@@ -884,14 +880,9 @@ impl<'a> Search<'a> {
         let mut raw_eval = NO_EVAL;
         let mut best;
         if in_check {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                return no_move_score(pos, true, ply);
-            }
             best = Best::new(-INF, alpha);
             let mut picker = MovePicker::new(
                 pos,
-                moves,
                 &Hints {
                     tt_move: entry.and_then(|e| e.mv),
                     killers: [None; 2],
@@ -900,6 +891,9 @@ impl<'a> Search<'a> {
                 },
                 self.history,
             );
+            if picker.is_empty() {
+                return no_move_score(pos, true, ply);
+            }
             while let Some(mv) = picker.next(pos, self.history) {
                 self.moved[ply] = Some(self.history.piece_to(pos, mv));
                 self.play(pos, mv, ply);
@@ -919,7 +913,7 @@ impl<'a> Search<'a> {
                 return stand_pat;
             }
             best = Best::new(stand_pat, alpha.max(stand_pat));
-            let mut picker = MovePicker::tactical(pos, pos.pseudo_legal_moves(), self.history);
+            let mut picker = MovePicker::tactical(pos, self.history);
             while let Some(mv) = picker.next(pos, self.history) {
                 let gain = material_gain(pos, mv);
                 if mv.promotion_role().is_none()
