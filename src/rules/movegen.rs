@@ -348,3 +348,25 @@ impl Position {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::Variant;
+
+    #[test]
+    fn moves_written_into_a_used_list_replace_what_it_held() {
+        for v in Variant::all() {
+            let mut pos = Position::startpos(v);
+            let mut list = pos.legal_moves();
+            let first = list[0];
+            pos.make(first);
+            let want_legal = pos.legal_moves();
+            let want_pseudo = pos.pseudo_legal_moves();
+            pos.legal_moves_into(&mut list);
+            assert_eq!(list, want_legal, "{}", v.id());
+            pos.pseudo_legal_moves_into(&mut list);
+            assert_eq!(list, want_pseudo, "{}", v.id());
+        }
+    }
+}
