@@ -121,10 +121,10 @@ def summary(args):
         lost_at = next((i for i in range(len(recs)) if recs[i]["comment"] != "book"
                         and own(i) is not None and own(i) < 0.2), None)
         moves = []
-        best = max((own(i) for i, _ in turns(g, args.player) if own(i) is not None), default=0)
-        if best >= STOOD_WELL:
-            stood_well.append(result)
+        best = 0
         for i, r in turns(g, args.player):
+            if own(i) is not None:
+                best = max(best, own(i))
             if own(i + 1) is None:
                 continue
             cost = own(i) - own(i + 1)
@@ -141,6 +141,8 @@ def summary(args):
                 for b in bins:
                     if b[0] <= cp < b[1]:
                         calibration[b].append((sissa_exp, own(i), result))
+        if best >= STOOD_WELL:
+            stood_well.append(result)
         top = sorted(moves, reverse=True)[:2]
         if lost_at is not None:
             lost_plies.append(lost_at)
