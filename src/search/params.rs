@@ -292,9 +292,13 @@ pub const PROBCUT_REDUCTION: i32 = 4;
 pub const PROBCUT_IMPROVING: i32 = 40;
 /// Futility pruning: the deepest depth it is tried at.
 pub const FUTILITY_MAX_DEPTH: i32 = 3;
+/// Late-move pruning: the deepest depth it is tried at.
+pub const LMP_MAX_DEPTH: i32 = 8;
 /// Late move reductions: shallowest depth, and moves searched before reducing.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
+/// Late move reductions: extra plies at an expected cut node.
+pub const LMR_CUT_NODE: i32 = 2;
 /// Null move: at most this many plies of reduction for the static evaluation above beta.
 pub const NMP_EVAL_MAX: i32 = 3;
 /// SEE pruning: the deepest depth it is tried at.

@@ -364,11 +364,11 @@ impl<'a> Search<'a> {
             let gives_check = pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             let score = if i == first {
-                -self.negamax(pos, new_depth, -beta, -alpha, 1, true)
+                -self.negamax(pos, new_depth, -beta, -alpha, 1, Kind::Pv)
             } else {
-                let s = -self.negamax(pos, new_depth, -alpha - 1, -alpha, 1, false);
+                let s = -self.negamax(pos, new_depth, -alpha - 1, -alpha, 1, Kind::Cut);
                 if s > alpha && s < beta {
-                    -self.negamax(pos, new_depth, -beta, -alpha, 1, true)
+                    -self.negamax(pos, new_depth, -beta, -alpha, 1, Kind::Pv)
                 } else {
                     s
                 }
@@ -503,8 +503,10 @@ impl<'a> Search<'a> {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        pv_node: bool,
+        kind: Kind,
     ) -> i32 {
+        let pv_node = kind == Kind::Pv;
+        let cut_node = kind == Kind::Cut;
         self.pv[ply].clear();
         if depth <= 0 {
             return self.quiesce(pos, alpha, beta, ply);
@@ -589,7 +591,7 @@ impl<'a> Search<'a> {
                         .min(p::NMP_EVAL_MAX);
                 self.moved[ply] = None;
                 self.play(pos, Move::NULL, ply);
-                let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, kind.flip());
                 pos.unmake();
                 if self.stopped {
                     return 0;
@@ -604,7 +606,8 @@ impl<'a> Search<'a> {
                 && depth >= p::PROBCUT_MIN_DEPTH
                 && raised < MATE_BOUND
                 && !entry.is_some_and(|e| e.depth >= depth - 3 && e.score < raised)
-                && let Some(s) = self.probcut(pos, depth, raised, static_eval, raw_eval, ply)
+                && let Some(s) =
+                    self.probcut(pos, depth, raised, static_eval, raw_eval, ply, kind.flip())
             {
                 return s;
             }
@@ -658,7 +661,7 @@ impl<'a> Search<'a> {
                 && !pv_node
                 && !in_check
                 && quiet
-                && depth <= p::FUTILITY_MAX_DEPTH
+                && depth <= p::LMP_MAX_DEPTH
                 && searched >= late_move_limit
                 && best > -MATE_BOUND
             {
@@ -696,7 +699,7 @@ impl<'a> Search<'a> {
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
-                -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, kind.first_child())
             } else {
                 let mut r = 0;
                 if self.options.lmr
@@ -710,6 +713,9 @@ impl<'a> Search<'a> {
                     if pv_node {
                         r -= 1;
                     }
+                    if cut_node {
+                        r += p::LMR_CUT_NODE;
+                    }
                     if !improving {
                         r += 1;
                     }
@@ -719,12 +725,16 @@ impl<'a> Search<'a> {
                     r -= history / self.options.params.lmr_history_divisor;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                let mut s = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                let mut s = if r > 0 {
+                    -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, Kind::Cut)
+                } else {
+                    -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, kind.flip())
+                };
                 if s > alpha && r > 0 {
-                    s = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, kind.flip());
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, Kind::Pv);
                 }
                 s
             };
@@ -769,6 +779,7 @@ impl<'a> Search<'a> {
     /// and then reduced search both hold `raised` (beta plus a margin) is taken as proof
     /// that the full search would fail high too. The score of that search, stored as a
     /// lower bound, when it holds.
+    #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
         pos: &mut Position,
@@ -777,6 +788,7 @@ impl<'a> Search<'a> {
         static_eval: i32,
         raw_eval: i32,
         ply: usize,
+        child: Kind,
     ) -> Option<i32> {
         let mut picker = MovePicker::tactical(pos, self.history);
         while let Some(mv) = picker.next(pos, self.history) {
@@ -788,7 +800,7 @@ impl<'a> Search<'a> {
             let mut s = -self.quiesce(pos, -raised, -raised + 1, ply + 1);
             if s >= raised && !self.stopped {
                 let d = depth - p::PROBCUT_REDUCTION;
-                s = -self.negamax(pos, d, -raised, -raised + 1, ply + 1, false);
+                s = -self.negamax(pos, d, -raised, -raised + 1, ply + 1, child);
             }
             pos.unmake();
             if self.stopped {
@@ -946,6 +958,35 @@ impl<'a> Search<'a> {
         };
         self.tt.store(key, ply, record);
         best.score
+    }
+}
+
+/// A node's expected type, as Stockfish's `cutNode` goes: a PV node, a node expected to
+/// fail high (cut) or to fail low (all). The first move of a cut node leads to an all node
+/// and the other way round; a reduced null-window search is expected to fail high.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Kind {
+    /// The type of the node after this node's first move.
+    fn first_child(self) -> Kind {
+        match self {
+            Kind::Pv => Kind::Pv,
+            Kind::Cut => Kind::All,
+            Kind::All => Kind::Cut,
+        }
+    }
+
+    /// The type of a node searched with a null window below this one (not reduced).
+    fn flip(self) -> Kind {
+        match self {
+            Kind::Pv | Kind::All => Kind::Cut,
+            Kind::Cut => Kind::All,
+        }
     }
 }
 
