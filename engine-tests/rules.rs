@@ -700,6 +700,12 @@ fn walk(p: &mut Position, depth: u32, nodes: &mut u64) {
         "incremental hash differs at {}",
         p.fen()
     );
+    assert_eq!(
+        p.pawn_hash(),
+        p.compute_pawn_hash(),
+        "incremental pawn hash differs at {}",
+        p.fen()
+    );
     let fen = p.fen();
     let again = Position::from_fen(p.variant(), &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(again.fen(), fen);

@@ -177,6 +177,7 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         pos.hash = pos.compute_hash();
+        pos.pawn_hash = pos.compute_pawn_hash();
         Ok(pos)
     }
 

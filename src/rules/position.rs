@@ -55,6 +55,7 @@ pub(crate) struct Undo {
     pub fullmove: u32,
     pub reversible: u32,
     pub hash: u64,
+    pub pawn_hash: u64,
 }
 
 /// A position of one variant.
@@ -79,6 +80,9 @@ pub struct Position {
     pub(crate) slot: [u8; CELLS],
     pub(crate) counts: [[u8; ROLE_COUNT]; 2],
     pub(crate) hash: u64,
+    /// The Zobrist hash of the pawns (every pawn-like role) and the hands: the pawn
+    /// structure, for the search's correction history.
+    pub(crate) pawn_hash: u64,
     pub(crate) history: Vec<Undo>,
 }
 
@@ -105,6 +109,7 @@ impl Position {
             slot: [0; CELLS],
             counts: [[0; ROLE_COUNT]; 2],
             hash: 0,
+            pawn_hash: 0,
             history: Vec::new(),
         }
     }
@@ -165,6 +170,27 @@ impl Position {
         self.hash
     }
 
+    /// The hash of the pawn structure and the hands, kept with every move.
+    pub fn pawn_hash(&self) -> u64 {
+        self.pawn_hash
+    }
+
+    /// The pawn hash computed from scratch; equals [`Position::pawn_hash`] unless there is
+    /// a bug.
+    pub fn compute_pawn_hash(&self) -> u64 {
+        let k = keys();
+        let mut h = 0;
+        for &sq in self.variant.geometry.squares() {
+            if let Some(p) = self.piece_at(sq).filter(|p| p.role.is_pawn_like()) {
+                h ^= k.piece(p.color, p.role, sq);
+            }
+        }
+        for c in Color::ALL {
+            h ^= k.hand(c, self.hands[c.index()]);
+        }
+        h
+    }
+
     /// Number of moves made since the position was set up.
     pub fn ply(&self) -> usize {
         self.history.len()
@@ -208,7 +234,11 @@ impl Position {
         self.slot[sq.index()] = self.pieces[c].len() as u8;
         self.pieces[c].push(sq);
         self.counts[c][piece.role.index()] += 1;
-        self.hash ^= keys().piece(piece.color, piece.role, sq);
+        let key = keys().piece(piece.color, piece.role, sq);
+        self.hash ^= key;
+        if piece.role.is_pawn_like() {
+            self.pawn_hash ^= key;
+        }
         if piece.role == Role::King {
             self.kings[c] = sq;
         }
@@ -228,7 +258,11 @@ impl Position {
         }
         self.board[sq.index()] = EMPTY;
         self.counts[c][p.role.index()] -= 1;
-        self.hash ^= keys().piece(p.color, p.role, sq);
+        let key = keys().piece(p.color, p.role, sq);
+        self.hash ^= key;
+        if p.role.is_pawn_like() {
+            self.pawn_hash ^= key;
+        }
         slot
     }
 
@@ -259,7 +293,11 @@ impl Position {
         self.slot[to.index()] = slot;
         self.pieces[p.color.index()][slot as usize] = to;
         let k = keys();
-        self.hash ^= k.piece(p.color, p.role, from) ^ k.piece(p.color, p.role, to);
+        let key = k.piece(p.color, p.role, from) ^ k.piece(p.color, p.role, to);
+        self.hash ^= key;
+        if p.role.is_pawn_like() {
+            self.pawn_hash ^= key;
+        }
         if p.role == Role::King {
             self.kings[p.color.index()] = to;
         }
@@ -274,6 +312,12 @@ impl Position {
         self.board[sq.index()] = p.color.bit() | role as u8;
         let k = keys();
         self.hash ^= k.piece(p.color, p.role, sq) ^ k.piece(p.color, role, sq);
+        if p.role.is_pawn_like() {
+            self.pawn_hash ^= k.piece(p.color, p.role, sq);
+        }
+        if role.is_pawn_like() {
+            self.pawn_hash ^= k.piece(p.color, role, sq);
+        }
     }
 
     /// The square of the piece a locust capture takes on its way.
@@ -310,6 +354,7 @@ impl Position {
             fullmove: self.fullmove,
             reversible: self.reversible,
             hash: self.hash,
+            pawn_hash: self.pawn_hash,
         };
         for t in undo.ep.hashed_targets() {
             self.hash ^= k.ep(t);
@@ -448,6 +493,7 @@ impl Position {
         self.reversible = undo.reversible;
         self.fullmove = undo.fullmove;
         self.hash = undo.hash;
+        self.pawn_hash = undo.pawn_hash;
     }
 
     fn castle_pieces(
@@ -487,7 +533,9 @@ impl Position {
     pub(crate) fn set_hand(&mut self, color: Color, count: u8) {
         let k = keys();
         let c = color.index();
-        self.hash ^= k.hand(color, self.hands[c]) ^ k.hand(color, count);
+        let key = k.hand(color, self.hands[c]) ^ k.hand(color, count);
+        self.hash ^= key;
+        self.pawn_hash ^= key;
         self.hands[c] = count;
     }
 

@@ -10,7 +10,7 @@ use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 use crate::rules::role::{ROLE_COUNT, Role};
 
-use super::params::{HISTORY_MAX, material};
+use super::params::{self as p, HISTORY_MAX, material};
 use super::see::see_ge;
 
 /// The role that makes `mv` (the king for castling, the dropped role for a drop).
@@ -85,7 +85,17 @@ pub struct History {
     army_slot: [u8; ROLE_COUNT],
     army_size: usize,
     counters: Vec<Option<Move>>,
+    /// Correction history: by side to move and pawn hash, how far searches found the static
+    /// evaluation off ([`CORRECTION_UNIT`] a centipawn, within +/- [`CORRECTION_LIMIT`]).
+    correction: Vec<i32>,
 }
+
+/// Entries per side in the correction table (a power of two).
+const CORRECTION_SIZE: usize = 16_384;
+/// The correction table's units per centipawn.
+pub const CORRECTION_UNIT: i32 = 8;
+/// The largest correction, in table units.
+pub const CORRECTION_LIMIT: i32 = 1_024;
 
 impl Default for History {
     fn default() -> Self {
@@ -97,6 +107,7 @@ impl Default for History {
             army_slot: [0; ROLE_COUNT],
             army_size: 0,
             counters: vec![None; 2 * CELLS],
+            correction: vec![0; 2 * CORRECTION_SIZE],
         }
     }
 }
@@ -124,6 +135,7 @@ impl History {
             self.army_size = v.spec.army.len();
             self.continuation = vec![0; keys * keys];
             self.capture = vec![0; keys * (self.army_size + 1)];
+            self.correction.fill(0);
         }
     }
 
@@ -224,6 +236,28 @@ impl History {
         self.capture.fill(0);
         self.continuation.fill(0);
         self.counters.fill(None);
+        self.correction.fill(0);
+    }
+
+    fn correction_slot(pos: &Position) -> usize {
+        pos.side_to_move().index() * CORRECTION_SIZE
+            + (pos.pawn_hash() as usize & (CORRECTION_SIZE - 1))
+    }
+
+    /// `eval` corrected by what searches of positions with this pawn structure (and hands)
+    /// found.
+    pub fn corrected_eval(&self, pos: &Position, eval: i32) -> i32 {
+        eval + self.correction[History::correction_slot(pos)] / CORRECTION_UNIT
+    }
+
+    /// A search of `depth` here found `diff` centipawns more than the corrected static
+    /// evaluation: moves the correction towards it, the more the deeper the search.
+    pub fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
+        let slot = History::correction_slot(pos);
+        let bonus = (diff * CORRECTION_UNIT * depth / p::CORRECTION_DEPTH_DIVISOR)
+            .clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        let c = self.correction[slot];
+        self.correction[slot] = c + bonus - c * bonus.abs() / CORRECTION_LIMIT;
     }
 }
 
@@ -512,5 +546,39 @@ mod tests {
                 pos.make(mv);
             }
         }
+    }
+
+    #[test]
+    fn the_correction_follows_searches_of_the_same_pawn_structure_and_stays_bounded() {
+        let chess = Variant::by_name("chess").expect("chess");
+        let mut history = History::default();
+        let start = Position::startpos(chess);
+        history.prepare(&start);
+        assert_eq!(history.corrected_eval(&start, 37), 37);
+        // A knight move keeps the pawns, and White is to move again after two of them.
+        let mut same = start.clone();
+        for mv in ["g1f3", "g8f6"] {
+            let m = same.parse_move(mv, 1).expect("legal");
+            same.make(m);
+        }
+        assert_eq!(same.pawn_hash(), start.pawn_hash());
+        for _ in 0..200 {
+            history.update_correction(&start, 10, 300);
+        }
+        let up = history.corrected_eval(&same, 0);
+        assert!(up > 0 && up <= CORRECTION_LIMIT / CORRECTION_UNIT, "{up}");
+        // Another pawn structure is untouched; the other side to move is a separate entry.
+        let mut pushed = start.clone();
+        for mv in ["e2e4", "e7e5"] {
+            let m = pushed.parse_move(mv, 1).expect("legal");
+            pushed.make(m);
+        }
+        assert_eq!(history.corrected_eval(&pushed, 5), 5);
+        for _ in 0..200 {
+            history.update_correction(&start, 10, -300);
+        }
+        assert!(history.corrected_eval(&same, 0) < 0);
+        history.clear();
+        assert_eq!(history.corrected_eval(&same, 0), 0);
     }
 }

@@ -309,6 +309,9 @@ pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 pub const IIR_MIN_DEPTH: i32 = 6;
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
+/// Correction history: a search of depth d moves its entry by the difference it found
+/// times d / this (in table units, at most a quarter of the limit a search).
+pub const CORRECTION_DEPTH_DIVISOR: i32 = 16;
 
 // ---- Time ------------------------------------------------------------------------------------
 

@@ -539,20 +539,29 @@ impl<'a> Search<'a> {
         } else {
             self.stored_or_fresh_eval(pos, entry, ply)
         };
+        // What searches of this pawn structure found the evaluation off by.
+        let corrected_eval = if in_check {
+            NO_EVAL
+        } else {
+            self.history
+                .corrected_eval(pos, raw_eval)
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        };
         let static_eval = match entry {
             _ if in_check => -INF,
             Some(e)
                 if e.score.abs() < MATE_BOUND
-                    && e.bound.beyond(e.score, raw_eval - 1, raw_eval + 1) =>
+                    && e.bound
+                        .beyond(e.score, corrected_eval - 1, corrected_eval + 1) =>
             {
                 e.score
             }
-            _ => raw_eval,
+            _ => corrected_eval,
         };
-        self.evals[ply] = raw_eval;
+        self.evals[ply] = corrected_eval;
         // Better than two plies ago (or no way to tell): prune less.
         let improving = !in_check
-            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || raw_eval > self.evals[ply - 2]);
+            && (ply < 2 || self.evals[ply - 2] == NO_EVAL || corrected_eval > self.evals[ply - 2]);
         let us = pos.side_to_move();
         let previous = pos.history.last().map(|u| u.mv);
 
@@ -764,6 +773,16 @@ impl<'a> Search<'a> {
             }
         }
         let bound = Bound::of(best, alpha_start, beta);
+        // A quiet result whose bound lies beyond the corrected evaluation tells how far off
+        // the evaluation is here.
+        if !in_check
+            && best.abs() < MATE_BOUND
+            && best_move.is_none_or(|m| !is_tactical(pos, m))
+            && bound.beyond(best, corrected_eval - 1, corrected_eval + 1)
+        {
+            self.history
+                .update_correction(pos, depth, best - corrected_eval);
+        }
         let record = Record {
             mv: best_move,
             score: best,
@@ -919,8 +938,11 @@ impl<'a> Search<'a> {
                 }
             }
         } else {
-            let stand_pat = self.stored_or_fresh_eval(pos, entry, ply);
-            raw_eval = stand_pat;
+            raw_eval = self.stored_or_fresh_eval(pos, entry, ply);
+            let stand_pat = self
+                .history
+                .corrected_eval(pos, raw_eval)
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             if stand_pat >= beta {
                 return stand_pat;
             }
