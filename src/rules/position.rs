@@ -234,11 +234,7 @@ impl Position {
         self.slot[sq.index()] = self.pieces[c].len() as u8;
         self.pieces[c].push(sq);
         self.counts[c][piece.role.index()] += 1;
-        let key = keys().piece(piece.color, piece.role, sq);
-        self.hash ^= key;
-        if piece.role.is_pawn_like() {
-            self.pawn_hash ^= key;
-        }
+        self.hash_piece(piece.role, keys().piece(piece.color, piece.role, sq));
         if piece.role == Role::King {
             self.kings[c] = sq;
         }
@@ -258,11 +254,7 @@ impl Position {
         }
         self.board[sq.index()] = EMPTY;
         self.counts[c][p.role.index()] -= 1;
-        let key = keys().piece(p.color, p.role, sq);
-        self.hash ^= key;
-        if p.role.is_pawn_like() {
-            self.pawn_hash ^= key;
-        }
+        self.hash_piece(p.role, keys().piece(p.color, p.role, sq));
         slot
     }
 
@@ -293,11 +285,10 @@ impl Position {
         self.slot[to.index()] = slot;
         self.pieces[p.color.index()][slot as usize] = to;
         let k = keys();
-        let key = k.piece(p.color, p.role, from) ^ k.piece(p.color, p.role, to);
-        self.hash ^= key;
-        if p.role.is_pawn_like() {
-            self.pawn_hash ^= key;
-        }
+        self.hash_piece(
+            p.role,
+            k.piece(p.color, p.role, from) ^ k.piece(p.color, p.role, to),
+        );
         if p.role == Role::King {
             self.kings[p.color.index()] = to;
         }
@@ -311,12 +302,16 @@ impl Position {
         self.counts[c][role.index()] += 1;
         self.board[sq.index()] = p.color.bit() | role as u8;
         let k = keys();
-        self.hash ^= k.piece(p.color, p.role, sq) ^ k.piece(p.color, role, sq);
-        if p.role.is_pawn_like() {
-            self.pawn_hash ^= k.piece(p.color, p.role, sq);
-        }
+        self.hash_piece(p.role, k.piece(p.color, p.role, sq));
+        self.hash_piece(role, k.piece(p.color, role, sq));
+    }
+
+    /// Toggles a piece key of `role` in the hash, and in the pawn hash when the role is a
+    /// pawn.
+    fn hash_piece(&mut self, role: Role, key: u64) {
+        self.hash ^= key;
         if role.is_pawn_like() {
-            self.pawn_hash ^= k.piece(p.color, role, sq);
+            self.pawn_hash ^= key;
         }
     }
 

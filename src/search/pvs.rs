@@ -460,6 +460,13 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// `raw_eval` corrected by the correction history, kept short of the mate scores.
+    fn corrected(&self, pos: &Position, raw_eval: i32) -> i32 {
+        self.history
+            .corrected_eval(pos, raw_eval)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// The static evaluation the table kept for this position, or a fresh one.
     fn stored_or_fresh_eval(&mut self, pos: &Position, entry: Option<Entry>, ply: usize) -> i32 {
         match entry.map(|e| e.eval).filter(|&e| e != NO_EVAL) {
@@ -543,9 +550,7 @@ impl<'a> Search<'a> {
         let corrected_eval = if in_check {
             NO_EVAL
         } else {
-            self.history
-                .corrected_eval(pos, raw_eval)
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            self.corrected(pos, raw_eval)
         };
         let static_eval = match entry {
             _ if in_check => -INF,
@@ -939,10 +944,7 @@ impl<'a> Search<'a> {
             }
         } else {
             raw_eval = self.stored_or_fresh_eval(pos, entry, ply);
-            let stand_pat = self
-                .history
-                .corrected_eval(pos, raw_eval)
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            let stand_pat = self.corrected(pos, raw_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
