@@ -245,3 +245,128 @@ fn a_trained_network_loads_and_a_wrong_file_is_refused_while_play_goes_on() {
     e.send("quit");
     assert!(e.wait_exit());
 }
+
+/// `sissa datagen --rescore IN --engine SPEC --out OUT` with these extra arguments.
+fn rescore(input: &Path, engine: &str, extra: &[&str], out: &Path) -> Output {
+    let mut args = vec![
+        "datagen",
+        "--rescore",
+        path(input),
+        "--engine",
+        engine,
+        "--out",
+        path(out),
+    ];
+    args.extend_from_slice(extra);
+    sissa(&args)
+}
+
+fn fake_uci(fake_args: &str) -> String {
+    format!(
+        "cmd=\"python3 {}/engine-tests/fakes/fake_engine.py --proto uci {fake_args}\" proto=uci",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn rescoring_keeps_the_positions_and_results_and_takes_the_engines_scores() {
+    use sissa::nnue::data::DataSet;
+    let dir = Scratch::new("nnue-rescore");
+    let data = dir.join("data.bin");
+    assert!(datagen("chess", "2", &[], &data).status.success());
+    let before = DataSet::read(&data).expect("data");
+
+    // A fake engine that scores everything 37 cp: every position comes back, in order, with
+    // its board, side, ply and result, and that score.
+    let fixed = dir.join("fixed.bin");
+    let out = rescore(&data, &fake_uci("--score 37"), &["--nodes", "10"], &fixed);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let after = DataSet::read(&fixed).expect("rescored");
+    assert_eq!(after.len(), before.len());
+    for i in 0..before.len() {
+        let (mut b, a) = (before.get(i), after.get(i));
+        assert_eq!(a.score, 37, "position {i}");
+        b.score = 37;
+        assert_eq!(a, b, "position {i}");
+    }
+    assert!(
+        text(&out.stdout).contains(&format!(
+            "{} positions ({} read",
+            before.len(),
+            before.len()
+        )),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // Sissa as the engine, node-limited: the bytes do not depend on --threads, and its
+    // scores are not the datagen searches' (another node count).
+    let engine = format!("cmd={} proto=uci", support::engine_path());
+    let one = dir.join("one.bin");
+    let two = dir.join("two.bin");
+    for (threads, file) in [("1", &one), ("2", &two)] {
+        let out = rescore(
+            &data,
+            &engine,
+            &["--nodes", "150", "--threads", threads],
+            file,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let bytes = std::fs::read(&one).expect("one");
+    assert_eq!(std::fs::read(&two).expect("two"), bytes);
+    let sissa_scored = DataSet::read(&one).expect("one");
+    assert!(sissa_scored.len() + 5 >= before.len(), "few positions left");
+    let changed = (0..sissa_scored.len())
+        .filter(|&i| {
+            let s = sissa_scored.get(i);
+            (0..before.len()).any(|j| {
+                let b = before.get(j);
+                b.pieces == s.pieces && b.side == s.side && b.score != s.score
+            })
+        })
+        .count();
+    assert!(changed > 0, "no score changed");
+}
+
+#[test]
+fn a_rescoring_engine_that_fails_is_an_error_and_writes_nothing() {
+    let dir = Scratch::new("nnue-rescore-bad");
+    let data = dir.join("data.bin");
+    assert!(datagen("chess", "1", &[], &data).status.success());
+    let out_file = dir.join("out.bin");
+    for (engine, extra, want) in [
+        (fake_uci("--mode crash"), vec!["--nodes", "10"], "engine"),
+        (
+            fake_uci(""),
+            vec!["--nodes", "10"],
+            "no score for any position",
+        ),
+        (
+            format!("cmd={} proto=xboard", support::engine_path()),
+            vec![],
+            "needs a UCI engine",
+        ),
+        (
+            "cmd=/no/such/engine proto=uci".to_string(),
+            vec![],
+            "cannot start",
+        ),
+        ("proto=uci".to_string(), vec![], "cmd=COMMAND is missing"),
+        (fake_uci("--score 1"), vec!["--nodes", "0"], "at least 1"),
+    ] {
+        let output = rescore(&data, &engine, &extra, &out_file);
+        let err = text(&output.stderr);
+        assert!(!output.status.success(), "{engine} succeeded");
+        assert!(err.contains(want), "{engine}: {err}");
+        assert!(!err.contains("panicked"), "{engine}: {err}");
+        assert!(!out_file.exists(), "{engine}: wrote {}", out_file.display());
+    }
+    let output = sissa(&["datagen", "--engine", "cmd=x proto=uci", "--out", "x.bin"]);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("--rescore"),
+        "{}",
+        text(&output.stderr)
+    );
+}

@@ -26,13 +26,17 @@ use crate::search::{Control, Limits, Score, Searcher};
 use crate::tools::selfplay::{OpeningCheck, balanced_opening};
 use crate::tools::shard::{parse_shard, shard_range};
 
+use crate::tournament::engine::EngineSpec;
+use crate::tournament::tc;
+
 use super::data::{DataSet, DataWriter, GameResult, Sample};
+use super::rescore::rescore;
 
 /// `sissa datagen`: make, merge or inspect training data.
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
     /// Variant: chess, gustav3, venator, venomous, or one loaded with --variants.
-    #[arg(long, required_unless_present_any = ["inspect", "merge"])]
+    #[arg(long, required_unless_present_any = ["inspect", "merge", "rescore"])]
     pub variant: Option<String>,
     /// Games in the whole run (all shards together).
     #[arg(long, default_value_t = 100)]
@@ -67,6 +71,14 @@ pub struct DatagenArgs {
     /// Merge these data files (shards, in order) into --out, dropping repeated positions.
     #[arg(long, num_args = 1.., conflicts_with = "variant")]
     pub merge: Vec<PathBuf>,
+    /// Score the positions of these data files again with --engine (searching --nodes or
+    /// --depth each, in --threads engine processes) and write them, in order, to --out.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["variant", "merge"], requires = "engine")]
+    pub rescore: Vec<PathBuf>,
+    /// The UCI engine that rescores, as for `sissa match`: "cmd=PATH proto=uci
+    /// [option.NAME=VALUE]...".
+    #[arg(long, requires = "rescore")]
+    pub engine: Option<String>,
 }
 
 /// Nodes per move when neither --nodes nor --depth is given.
@@ -250,34 +262,82 @@ pub fn generate(plan: &Plan, out: &Path, progress: &mut dyn FnMut(Made)) -> Resu
 /// Merges data files, in order, into `out`, dropping repeated positions; every input must be
 /// of the same variant.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, String> {
-    let mut writer: Option<DataWriter> = None;
-    let mut variant: Option<&'static Variant> = None;
+    let sets = read_inputs(inputs)?;
+    let mut writer = DataWriter::create(out, sets[0].variant)?;
+    for d in &sets {
+        for i in 0..d.len() {
+            writer
+                .write(&d.get(i))
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+    }
+    writer.finish()
+}
+
+/// `--threads` within the machine's limit, `--nodes` and `--depth` at least 1.
+fn check_threads_and_limit(args: &DatagenArgs) -> Result<(), String> {
+    if args.threads == 0 || args.threads > crate::search::MAX_THREADS {
+        return Err(format!(
+            "--threads must be 1 to {}",
+            crate::search::MAX_THREADS
+        ));
+    }
+    if args.nodes == Some(0) || args.depth == Some(0) {
+        return Err("--nodes and --depth must be at least 1".to_string());
+    }
+    Ok(())
+}
+
+/// `--rescore`: checks the engine and its limits, rescores, prints what was done.
+fn run_rescore(args: &DatagenArgs, out: &Path) -> Result<(), String> {
+    let text = args.engine.as_deref().unwrap_or_default();
+    let spec = EngineSpec::parse(text)?;
+    check_threads_and_limit(args)?;
+    let limits = tc::Limits {
+        nodes: match args.depth {
+            Some(_) => None,
+            None => Some(args.nodes.unwrap_or(DEFAULT_NODES)),
+        },
+        depth: args.depth,
+        tc: None,
+        st_ms: None,
+        margin_ms: 0,
+        move_timeout_ms: 0,
+    };
+    let r = rescore(&args.rescore, out, &spec, &limits, args.threads)?;
+    println!(
+        "{}: {} positions ({} read; dropped: {} scored as mates, {} without a score, {} repeated)",
+        out.display(),
+        r.written,
+        r.read,
+        r.mates,
+        r.unscored,
+        r.repeated
+    );
+    Ok(())
+}
+
+/// Reads data files that must all be of one variant (at least one file).
+pub fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<DataSet>, String> {
+    let mut sets: Vec<DataSet> = Vec::new();
     for path in inputs {
         let d = DataSet::read(path)?;
-        if let Some(v) = variant
-            && !std::ptr::eq(v, d.variant)
+        if let Some(first) = sets.first()
+            && !std::ptr::eq(first.variant, d.variant)
         {
             return Err(format!(
                 "{}: a {} file, the first input is {}",
                 path.display(),
                 d.variant.id(),
-                v.id()
+                first.variant.id()
             ));
         }
-        variant = Some(d.variant);
-        if writer.is_none() {
-            writer = Some(DataWriter::create(out, d.variant)?);
-        }
-        if let Some(w) = writer.as_mut() {
-            for i in 0..d.len() {
-                w.write(&d.get(i))
-                    .map_err(|e| format!("{}: {e}", out.display()))?;
-            }
-        }
+        sets.push(d);
     }
-    writer
-        .ok_or_else(|| "--merge needs at least one file".to_string())?
-        .finish()
+    if sets.is_empty() {
+        return Err("no data files given".to_string());
+    }
+    Ok(sets)
 }
 
 /// Statistics of a data file and its first positions, as text.
@@ -364,20 +424,15 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         println!("{}: {n} positions", out.display());
         return Ok(());
     }
+    if !args.rescore.is_empty() {
+        return run_rescore(args, out);
+    }
     let name = args.variant.as_deref().unwrap_or_default();
     let variant = Variant::lookup(name)?;
     if args.games == 0 {
         return Err("--games must be at least 1".to_string());
     }
-    if args.threads == 0 || args.threads > crate::search::MAX_THREADS {
-        return Err(format!(
-            "--threads must be 1 to {}",
-            crate::search::MAX_THREADS
-        ));
-    }
-    if args.nodes == Some(0) || args.depth == Some(0) {
-        return Err("--nodes and --depth must be at least 1".to_string());
-    }
+    check_threads_and_limit(args)?;
     let shard = args
         .shard
         .as_deref()

@@ -10,6 +10,7 @@ pub mod datagen;
 pub mod eval;
 pub mod features;
 pub mod net;
+pub mod rescore;
 pub mod texel;
 pub mod train;
 
