@@ -312,11 +312,17 @@ fn rescoring_keeps_the_positions_and_results_and_takes_the_engines_scores() {
             file,
         );
         assert!(out.status.success(), "{}", text(&out.stderr));
+        // Sissa scores every move, even one found before its first iteration ends.
+        assert!(
+            text(&out.stdout).contains(" 0 without a score"),
+            "{}",
+            text(&out.stdout)
+        );
     }
     let bytes = std::fs::read(&one).expect("one");
     assert_eq!(std::fs::read(&two).expect("two"), bytes);
     let sissa_scored = DataSet::read(&one).expect("one");
-    assert!(sissa_scored.len() + 5 >= before.len(), "few positions left");
+    assert!(!sissa_scored.is_empty());
     let changed = (0..sissa_scored.len())
         .filter(|&i| {
             let s = sissa_scored.get(i);

@@ -512,3 +512,27 @@ fn variant_path_loads_variants_for_uci_variant() {
     e.send("quit");
     assert!(e.wait_exit());
 }
+
+#[test]
+fn a_search_stopped_inside_its_first_iteration_still_reports_a_score() {
+    let mut e = uci();
+    e.send("ucinewgame");
+    // A tactical middlegame where one node is far too few to finish depth 1.
+    e.send("position fen r1r5/p2qbk1p/2n1Rnp1/2pp1P2/Q1P2B2/3P1PNB/P6P/5RK1 w - - 0 1");
+    e.send("go nodes 1");
+    let (best, lines) = e.until_prefix("bestmove");
+    let mv = best.split_whitespace().nth(1).expect("a move").to_string();
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line before {best}: {lines:?}"));
+    assert!(
+        last.contains(" score cp ") || last.contains(" score mate "),
+        "{last}"
+    );
+    assert!(
+        last.ends_with(&format!(" pv {mv}")) || last.contains(&format!(" pv {mv} ")),
+        "{last}"
+    );
+}

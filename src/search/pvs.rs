@@ -290,6 +290,22 @@ impl<'a> Search<'a> {
         } else {
             self.evaluate(pos, 0)
         };
+        if completed == 0 {
+            // Stopped inside the first iteration (a limit of a few nodes): one line still
+            // reports the move and its score, as depth 0, so a client never gets a move
+            // without a score.
+            on_info(&Info {
+                depth: 0,
+                seldepth: self.seldepth as u32,
+                multipv: 1,
+                score: to_score(score),
+                bound: Bound::Exact,
+                nodes: self.total_nodes(),
+                time: self.time.start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: vec![best.mv],
+            });
+        }
         let ponder = best.pv.get(1).copied().or_else(|| {
             pos.make(best.mv);
             let reply = self
