@@ -13,6 +13,14 @@ fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
+/// A run that failed with an error naming `want`, and no panic; `what` names the run.
+fn assert_refused(out: &Output, what: &str, want: &str) {
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{what} succeeded");
+    assert!(err.contains(want), "{what}: {err}");
+    assert!(!err.contains("panicked"), "{what}: {err}");
+}
+
 /// `sissa datagen` with small games into `out`.
 fn datagen(variant: &str, games: &str, extra: &[&str], out: &Path) -> Output {
     let mut args = vec![
@@ -169,11 +177,7 @@ fn bad_data_and_flags_are_errors_that_name_the_fault() {
             "--weight-decay must be at least 0",
         ),
     ] {
-        let out = sissa(&args);
-        let err = text(&out.stderr);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        assert!(err.contains(want), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_refused(&sissa(&args), &format!("{args:?}"), want);
     }
 }
 
@@ -361,11 +365,7 @@ fn a_rescoring_engine_that_fails_is_an_error_and_writes_nothing() {
         ("proto=uci".to_string(), vec![], "cmd=COMMAND is missing"),
         (fake_uci("--score 1"), vec!["--nodes", "0"], "at least 1"),
     ] {
-        let output = rescore(&data, &engine, &extra, &out_file);
-        let err = text(&output.stderr);
-        assert!(!output.status.success(), "{engine} succeeded");
-        assert!(err.contains(want), "{engine}: {err}");
-        assert!(!err.contains("panicked"), "{engine}: {err}");
+        assert_refused(&rescore(&data, &engine, &extra, &out_file), &engine, want);
         assert!(!out_file.exists(), "{engine}: wrote {}", out_file.display());
     }
     let output = sissa(&["datagen", "--engine", "cmd=x proto=uci", "--out", "x.bin"]);

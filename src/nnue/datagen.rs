@@ -288,16 +288,22 @@ fn check_threads_and_limit(args: &DatagenArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The node limit a search gets: `--nodes`, or [`DEFAULT_NODES`] when neither it nor
+/// `--depth` is given.
+fn node_limit(args: &DatagenArgs) -> Option<u64> {
+    match args.depth {
+        Some(_) => None,
+        None => Some(args.nodes.unwrap_or(DEFAULT_NODES)),
+    }
+}
+
 /// `--rescore`: checks the engine and its limits, rescores, prints what was done.
 fn run_rescore(args: &DatagenArgs, out: &Path) -> Result<(), String> {
     let text = args.engine.as_deref().unwrap_or_default();
     let spec = EngineSpec::parse(text)?;
     check_threads_and_limit(args)?;
     let limits = tc::Limits {
-        nodes: match args.depth {
-            Some(_) => None,
-            None => Some(args.nodes.unwrap_or(DEFAULT_NODES)),
-        },
+        nodes: node_limit(args),
         depth: args.depth,
         tc: None,
         st_ms: None,
@@ -440,10 +446,7 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
         .transpose()?
         .unwrap_or((0, 1));
     let limits = Limits {
-        nodes: match args.depth {
-            Some(_) => None,
-            None => Some(args.nodes.unwrap_or(DEFAULT_NODES)),
-        },
+        nodes: node_limit(args),
         depth: args.depth,
         multipv: 1,
         ..Limits::default()

@@ -47,14 +47,24 @@ pub struct RescoreReport {
     pub repeated: usize,
 }
 
-/// The engine's score of one position: `Some(Some(cp))`, `Some(None)` for a mate, `None`
-/// when it moved without a score (some engines play a position's only move at once).
+/// What the engine said of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// A centipawn score, side to move's view.
+    Cp(i16),
+    /// A mate score (the position is dropped).
+    Mate,
+    /// A move without a score (some engines play a position's only move at once; dropped).
+    Unscored,
+}
+
+/// The engine's verdict on one position.
 fn score_one(
     engine: &mut Engine,
     variant: &'static Variant,
     sample: &Sample,
     limits: &tc::Limits,
-) -> Result<Option<Option<i16>>, String> {
+) -> Result<Verdict, String> {
     let fen = sample.fen(variant)?;
     let at = |e: EngineError| format!("{e} (at {fen})");
     engine
@@ -72,14 +82,14 @@ fn score_one(
         Answer::Move {
             score: Some(Score::Cp(cp)),
             ..
-        } => Ok(Some(Some(
+        } => Ok(Verdict::Cp(
             cp.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
-        ))),
+        )),
         Answer::Move {
             score: Some(Score::Mate(_)),
             ..
-        } => Ok(Some(None)),
-        Answer::Move { score: None, .. } => Ok(None),
+        } => Ok(Verdict::Mate),
+        Answer::Move { score: None, .. } => Ok(Verdict::Unscored),
         Answer::Resign => Err(format!("the engine resigned instead of moving (at {fen})")),
     }
 }
@@ -110,7 +120,7 @@ pub fn rescore(
     let done = AtomicUsize::new(0);
     let finished = AtomicBool::new(false);
     let start = Instant::now();
-    let scores: Vec<Result<Vec<Option<Option<i16>>>, String>> = std::thread::scope(|s| {
+    let scores: Vec<Result<Vec<Verdict>, String>> = std::thread::scope(|s| {
         let progress = s.spawn(|| {
             let mut next = Instant::now() + PROGRESS_EVERY;
             while !finished.load(Ordering::Relaxed) {
@@ -152,8 +162,8 @@ pub fn rescore(
         let _ = progress.join();
         scores
     });
-    let scores: Vec<Vec<Option<Option<i16>>>> = scores.into_iter().collect::<Result<_, _>>()?;
-    if !samples.is_empty() && scores.iter().flatten().all(Option::is_none) {
+    let scores: Vec<Vec<Verdict>> = scores.into_iter().collect::<Result<_, _>>()?;
+    if !samples.is_empty() && scores.iter().flatten().all(|&v| v == Verdict::Unscored) {
         return Err("the engine gave no score for any position".to_string());
     }
     let mut writer = DataWriter::create(out, variant)?;
@@ -165,9 +175,9 @@ pub fn rescore(
     for score in scores.into_iter().flatten() {
         let mut sample = samples.next().ok_or("more scores than positions")?;
         match score {
-            None => report.unscored += 1,
-            Some(None) => report.mates += 1,
-            Some(Some(cp)) => {
+            Verdict::Unscored => report.unscored += 1,
+            Verdict::Mate => report.mates += 1,
+            Verdict::Cp(cp) => {
                 sample.score = cp;
                 if !writer
                     .write(&sample)
