@@ -24,11 +24,25 @@ impl Position {
     /// when a piece attacks it in two ways).
     pub fn attackers(&self, target: Square, by: Color) -> ArrayVec<Square, 64> {
         let mut out = ArrayVec::new();
-        self.visit_attackers(target, by, |sq| {
+        self.for_each_attacker(target, by, |sq| {
             let _ = out.try_push(sq);
-            false
         });
         out
+    }
+
+    /// Calls `visit` with the square of every piece of `by` that attacks `target`, as
+    /// [`Position::attackers`] lists them, without building the list.
+    #[inline]
+    pub(crate) fn for_each_attacker(
+        &self,
+        target: Square,
+        by: Color,
+        mut visit: impl FnMut(Square),
+    ) {
+        self.visit_attackers(target, by, |sq| {
+            visit(sq);
+            false
+        });
     }
 
     /// Calls `visit` with the square of each piece of `by` that attacks `target` until it

@@ -93,6 +93,18 @@ fn exchange(pos: &mut Position, target: Square, mut alpha: i32, beta: i32) -> i3
     let Some(victim) = pos.piece_at(target) else {
         return best;
     };
+    // Even the most a capture here could take (the victim, and a promotion) cannot reach
+    // alpha: no need to look for a capturer.
+    let us = pos.side_to_move();
+    let most = material(victim.role)
+        + if pos.variant().promotion_square[us.index()][target.index()] {
+            best_promotion(pos).map_or(0, |r| (material(r) - material(Role::Pawn)).max(0))
+        } else {
+            0
+        };
+    if most <= alpha {
+        return best;
+    }
     let Some(mv) = least_valuable_capture(pos, target) else {
         return best;
     };
@@ -113,21 +125,39 @@ fn exchange(pos: &mut Position, target: Square, mut alpha: i32, beta: i32) -> i3
 /// lowest square), promoting to the most valuable role where a pawn reaches the last rank.
 pub(crate) fn least_valuable_capture(pos: &mut Position, target: Square) -> Option<Move> {
     let us = pos.side_to_move();
+    let promotion = best_promotion(pos);
+    let promotes_here = pos.variant().promotion_square[us.index()][target.index()];
+    let capture = |role: Role, from: Square| match promotion {
+        Some(r) if promotes_here && role.is_pawn_like() => Move::promotion(from, target, r),
+        _ => Move::normal(from, target),
+    };
+    // The least valuable attacker is nearly always free to capture: find it without
+    // listing and sorting them all, and do that only when it is pinned.
+    let mut least: Option<(i32, usize, Square, Role)> = None;
+    let board: &Position = pos;
+    board.for_each_attacker(target, us, |sq| {
+        if let Some(p) = board.piece_at(sq) {
+            let key = (material(p.role), sq.index());
+            if least.is_none_or(|(v, i, _, _)| key < (v, i)) {
+                least = Some((key.0, key.1, sq, p.role));
+            }
+        }
+    });
+    let (_, _, first, role) = least?;
+    let mv = capture(role, first);
+    if pos.is_legal_pseudo(mv) {
+        return Some(mv);
+    }
     let mut attackers: ArrayVec<(i32, Square), 64> = pos
         .attackers(target, us)
         .into_iter()
+        .filter(|&sq| sq != first)
         .filter_map(|sq| pos.piece_at(sq).map(|p| (material(p.role), sq)))
         .collect();
     attackers.sort_unstable_by_key(|&(value, sq)| (value, sq.index()));
-    let promotion = best_promotion(pos);
     for (_, from) in attackers {
         let role = pos.piece_at(from).map(|p| p.role)?;
-        let promotes =
-            role.is_pawn_like() && pos.variant().promotion_square[us.index()][target.index()];
-        let mv = match (promotes, promotion) {
-            (true, Some(r)) => Move::promotion(from, target, r),
-            _ => Move::normal(from, target),
-        };
+        let mv = capture(role, from);
         if pos.is_legal_pseudo(mv) {
             return Some(mv);
         }
