@@ -196,6 +196,8 @@ fn a_trained_network_loads_and_a_wrong_file_is_refused_while_play_goes_on() {
         path(&net),
         "--hidden",
         "16",
+        "--buckets",
+        "4",
         "--epochs",
         "2",
         "--threads",
@@ -204,6 +206,18 @@ fn a_trained_network_loads_and_a_wrong_file_is_refused_while_play_goes_on() {
         path(&curve),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    let refused = dir.join("never.nnue");
+    for bad in ["0", "17", "x"] {
+        let args = ["train", "--data", path(&data), "--out", path(&refused)];
+        let out = sissa(&[&args[..], &["--buckets", bad]].concat());
+        assert!(!out.status.success(), "--buckets {bad}");
+        assert!(
+            text(&out.stderr).contains("--buckets"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(!refused.exists(), "--buckets {bad}");
+    }
     let lines = std::fs::read_to_string(&curve).expect("curve");
     assert_eq!(lines.lines().count(), 3, "{lines}");
     let fit = sissa(&["train", "--data", path(&data), "--fit-material"]);
@@ -224,7 +238,11 @@ fn a_trained_network_loads_and_a_wrong_file_is_refused_while_play_goes_on() {
     e.send("uci");
     e.until_prefix("uciok");
     e.send(&format!("setoption name EvalFile value {}", path(&net)));
-    e.until(|l| l.contains("EvalFile") && l.contains("a chess network with 16 hidden"));
+    e.until(|l| {
+        l.contains("EvalFile")
+            && l.contains("a chess network with 16 hidden")
+            && l.contains("4 output bucket(s)")
+    });
     e.send(&format!("setoption name EvalFile value {}", path(&junk)));
     e.until(|l| l.contains("error: EvalFile") && l.contains("unchanged"));
     e.send("position startpos moves e2e4");

@@ -208,7 +208,9 @@ impl Nnue {
         }
         let us = pos.side_to_move();
         let acc = &self.plies[ply].acc;
-        self.net.output(&acc[us.index()], &acc[us.flip().index()])
+        let bucket = self.layout.bucket(Layout::pieces_of(pos), self.net.buckets);
+        self.net
+            .output(&acc[us.index()], &acc[us.flip().index()], bucket)
     }
 
     /// A fresh computation of `pos`'s score (what [`Nnue::evaluate`] must equal).
@@ -219,7 +221,8 @@ impl Nnue {
             net.accumulate(&Nnue::features(&layout, pos, side), &mut acc[side.index()]);
         }
         let us = pos.side_to_move().index();
-        net.output(&acc[us], &acc[1 - us])
+        let bucket = layout.bucket(Layout::pieces_of(pos), net.buckets);
+        net.output(&acc[us], &acc[1 - us], bucket)
     }
 }
 
@@ -257,7 +260,8 @@ mod tests {
     fn incremental_accumulators_equal_fresh_ones_over_perft_trees() {
         for v in Variant::all() {
             let layout = Layout::new(v);
-            let net = Arc::new(FloatNet::random(layout.count(), 8, 9).quantize(v));
+            // Three output buckets: captures move positions from one to the next.
+            let net = Arc::new(FloatNet::random(layout.count(), 8, 3, 9).quantize(v));
             let mut nnue = Nnue::new(net, 16);
             let suite = format!("{}/perft/{}.epd", env!("CARGO_MANIFEST_DIR"), v.id());
             let text = std::fs::read_to_string(&suite).expect("suite");

@@ -25,6 +25,8 @@ pub struct Layout {
     pub hand_slots: usize,
     /// Per mailbox cell: (index from White's side, index from Black's side).
     square_index: Vec<(u16, u16)>,
+    /// Pieces of the start position, on the board and in hand: the most a game holds.
+    pub start_pieces: usize,
 }
 
 impl Layout {
@@ -44,8 +46,10 @@ impl Layout {
                 .unwrap_or(i);
             square_index[sq.index()] = (i as u16, mirror as u16);
         }
+        let start = crate::rules::position::Position::startpos(variant);
         Layout {
             variant,
+            start_pieces: Layout::pieces_of(&start),
             squares: g.square_count(),
             role_slot,
             roles: variant.spec.army.len(),
@@ -114,6 +118,22 @@ impl Layout {
                 Some(self.square_index[image.index()].0)
             })
             .collect()
+    }
+
+    /// Pieces of `pos` on the board and in hand.
+    pub fn pieces_of(pos: &crate::rules::position::Position) -> usize {
+        Color::ALL
+            .iter()
+            .map(|&c| pos.pieces(c).len() + pos.hand(c) as usize)
+            .sum()
+    }
+
+    /// The output bucket of a position with `pieces` pieces (on the board and in hand) out
+    /// of `buckets`: the start position's count split into equal shares, the fullest boards
+    /// in the last bucket (in chess with 8 buckets, 1-4 pieces in bucket 0, ..., 29-32 in 7).
+    #[inline]
+    pub fn bucket(&self, pieces: usize, buckets: usize) -> usize {
+        (pieces.saturating_sub(1) * buckets / self.start_pieces.max(1)).min(buckets - 1)
     }
 
     /// Whether `piece` has a feature (its role is in the army).

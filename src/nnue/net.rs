@@ -1,23 +1,28 @@
-//! The network: a perspective net with one hidden layer a side.
+//! The network: a perspective net with one hidden layer a side and output buckets.
 //!
 //! Each side's accumulator is the hidden layer's bias plus the first layer's rows of the
 //! features active from that side ([`super::features`]). The output is
-//! `b2 + w2 . [crelu(acc of the side to move), crelu(acc of the other side)]`, where crelu
-//! clamps to [0, 1], in units of 400 centipawns (its logistic is the expected score).
+//! `b2[k] + w2[k] . [crelu(acc of the side to move), crelu(acc of the other side)]`, where
+//! crelu clamps to [0, 1] and k is the position's output bucket (by how many pieces are
+//! left, [`super::features::Layout::bucket`]), in units of 400 centipawns (its logistic is
+//! the expected score). One hidden layer serves every stage of the game; each bucket weighs
+//! it its own way.
 //!
 //! Quantized for play: the first layer and its bias times [`QA`] as i16 (so crelu clamps to
-//! [0, QA]), the output weights times [`QB`] as i16, the output bias times QA * QB as i32.
+//! [0, QA]), the output weights times [`QB`] as i16, the output biases times QA * QB as i32.
 //!
 //! File layout (little-endian): magic `SISSANET`, version u16, variant id (length u8 and
-//! letters), feature count u32, hidden size u32, then the first layer (feature-major, i16),
-//! its bias (i16), the output weights (i16, the side to move's half first) and the output
-//! bias (i32). Nothing may follow.
+//! letters), feature count u32, hidden size u32, in version 2 the bucket count u32 (version
+//! 1 has one bucket), then the first layer (feature-major, i16), its bias (i16), each
+//! bucket's output weights (i16, the side to move's half first) and the output biases (i32,
+//! one a bucket). Nothing may follow. A one-bucket network is written as version 1.
 
 use super::features::Layout;
 use crate::rules::variant::Variant;
 
 pub const MAGIC: &[u8; 8] = b"SISSANET";
-pub const VERSION: u16 = 1;
+/// The newest format version (1 is read too).
+pub const VERSION: u16 = 2;
 /// Scale of the first layer's weights and of the accumulator.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
@@ -29,6 +34,8 @@ pub const SCALE: i32 = 400;
 pub const W1_LIMIT: f32 = 1.0;
 /// Largest hidden layer accepted from a file.
 pub const MAX_HIDDEN: usize = 4096;
+/// Most output buckets accepted.
+pub const MAX_BUCKETS: usize = 16;
 
 /// A quantized network of one variant.
 #[derive(Clone, Debug)]
@@ -39,9 +46,13 @@ pub struct Network {
     /// `features * hidden`, the row of feature f at `f * hidden`.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
-    /// `2 * hidden`: the side to move's accumulator, then the other side's.
+    /// Output buckets (at least one).
+    pub buckets: usize,
+    /// `buckets * 2 * hidden`: bucket k's weights at `k * 2 * hidden`, those of the side to
+    /// move's accumulator first, then the other side's.
     pub w2: Vec<i16>,
-    pub b2: i32,
+    /// One output bias a bucket.
+    pub b2: Vec<i32>,
 }
 
 /// The id of the variant a network file is for (after checking magic and version).
@@ -57,9 +68,9 @@ pub fn variant_id(bytes: &[u8]) -> Result<String, String> {
             .try_into()
             .map_err(|_| short())?,
     );
-    if version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(format!(
-            "network format version {version}; this build reads version {VERSION}"
+            "network format version {version}; this build reads versions 1 to {VERSION}"
         ));
     }
     let n = *bytes.get(10).ok_or_else(short)? as usize;
@@ -72,16 +83,22 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version: u16 = if self.buckets == 1 { 1 } else { VERSION };
+        out.extend_from_slice(&version.to_le_bytes());
         let id = self.variant.id().as_bytes();
         out.push(id.len() as u8);
         out.extend_from_slice(id);
         out.extend_from_slice(&(self.features as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        if version > 1 {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -101,6 +118,13 @@ impl Network {
         let features = u32_at(at)?;
         let hidden = u32_at(at + 4)?;
         at += 8;
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        let buckets = if version > 1 {
+            at += 4;
+            u32_at(at - 4)?
+        } else {
+            1
+        };
         let expected = Layout::new(variant).count();
         if features != expected {
             return Err(format!(
@@ -113,11 +137,16 @@ impl Network {
                 "hidden layer of {hidden}: must be 1 to {MAX_HIDDEN}"
             ));
         }
-        let weights = features * hidden + hidden + 2 * hidden;
-        let size = at + 2 * weights + 4;
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(format!(
+                "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
+            ));
+        }
+        let weights = features * hidden + hidden + buckets * 2 * hidden;
+        let size = at + 2 * weights + 4 * buckets;
         if bytes.len() != size {
             return Err(format!(
-                "{} bytes; a {features}x{hidden} network has {size}",
+                "{} bytes; a {features}x{hidden} network with {buckets} output bucket(s) has {size}",
                 bytes.len()
             ));
         }
@@ -126,14 +155,18 @@ impl Network {
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let w1: Vec<i16> = words.by_ref().take(features * hidden).collect();
         let b1: Vec<i16> = words.by_ref().take(hidden).collect();
-        let w2: Vec<i16> = words.take(2 * hidden).collect();
-        let b2 = i32::from_le_bytes(take(size - 4, 4)?.try_into().map_err(|_| short())?);
+        let w2: Vec<i16> = words.take(buckets * 2 * hidden).collect();
+        let b2 = bytes[at + 2 * weights..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Ok(Network {
             variant,
             features,
             hidden,
             w1,
             b1,
+            buckets,
             w2,
             b2,
         })
@@ -165,16 +198,97 @@ impl Network {
         }
     }
 
-    /// The evaluation in centipawns from the two accumulators (the side to move's first).
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (w_us, w_them) = self.w2.split_at(self.hidden);
+    /// The evaluation in centipawns from the two accumulators (the side to move's first),
+    /// by output bucket `bucket` (below [`Network::buckets`]).
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        let h = self.hidden;
+        let (w_us, w_them) = self.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
         let dot = |acc: &[i16], w: &[i16]| -> i32 {
             acc.iter()
                 .zip(w)
                 .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
                 .sum()
         };
-        let sum = dot(us, w_us) + dot(them, w_them) + self.b2;
+        let sum = dot(us, w_us) + dot(them, w_them) + self.b2[bucket];
         (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess() -> &'static Variant {
+        Variant::by_name("chess").expect("chess")
+    }
+
+    /// A small network whose weights count up, so that every value is in its place.
+    fn counting(buckets: usize) -> Network {
+        let v = chess();
+        let features = Layout::new(v).count();
+        let hidden = 4;
+        let w = |n: usize| (0..n).map(|i| (i % 601) as i16 - 300).collect::<Vec<_>>();
+        Network {
+            variant: v,
+            features,
+            hidden,
+            w1: w(features * hidden),
+            b1: w(hidden),
+            buckets,
+            w2: w(buckets * 2 * hidden),
+            b2: (0..buckets as i32).map(|k| 1000 * k - 7).collect(),
+        }
+    }
+
+    #[test]
+    fn one_bucket_is_written_as_version_1_and_more_as_version_2() {
+        for buckets in [1, 2, 8] {
+            let net = counting(buckets);
+            let bytes = net.to_bytes();
+            let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+            assert_eq!(version, if buckets == 1 { 1 } else { 2 });
+            let back = Network::from_bytes(&bytes, chess()).expect("reads");
+            assert_eq!(
+                (back.buckets, &back.w1, &back.b1, &back.w2, &back.b2),
+                (buckets, &net.w1, &net.b1, &net.w2, &net.b2)
+            );
+            assert_eq!(back.to_bytes(), bytes);
+            // Each bucket's own weights and bias give its output.
+            let us = [100i16, 0, 300, -5];
+            let them = [0i16, 255, 1, 2];
+            for k in 0..buckets {
+                let w = &net.w2[k * 8..k * 8 + 8];
+                let dot: i32 = [100, 0, 255, 0, 0, 255, 1, 2]
+                    .iter()
+                    .zip(w)
+                    .map(|(&a, &w)| a * i32::from(w))
+                    .sum();
+                let want = (i64::from(dot + net.b2[k]) * 400 / (255 * 64)) as i32;
+                assert_eq!(net.output(&us, &them, k), want, "bucket {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_bucket_count_or_version_is_refused() {
+        let bytes = counting(2).to_bytes();
+        // The bucket count follows the variant id (2 + "chess"), features and hidden size.
+        let at = 11 + 5 + 8;
+        for (buckets, want) in [
+            (0u32, "output buckets"),
+            (17, "output buckets"),
+            (3, "bytes"),
+        ] {
+            let mut b = bytes.clone();
+            b[at..at + 4].copy_from_slice(&buckets.to_le_bytes());
+            let err = Network::from_bytes(&b, chess()).expect_err("refused");
+            assert!(err.contains(want), "{buckets}: {err}");
+        }
+        let mut b = bytes.clone();
+        b[8..10].copy_from_slice(&3u16.to_le_bytes());
+        let err = Network::from_bytes(&b, chess()).expect_err("refused");
+        assert!(err.contains("version 3"), "{err}");
+        let err = Network::from_bytes(&bytes[..bytes.len() - 1], chess()).expect_err("short");
+        assert!(err.contains("bytes"), "{err}");
     }
 }

@@ -39,6 +39,10 @@ pub struct TrainArgs {
     /// Hidden neurons a side.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// Output buckets, chosen by the pieces left (see the network format): by default the
+    /// `--init` file's count, else 1. A one-bucket `--init` file is copied into every bucket.
+    #[arg(long)]
+    pub buckets: Option<usize>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
     pub epochs: usize,
@@ -95,8 +99,14 @@ pub struct Prepared {
     features: Vec<u16>,
     /// Sample i's features are `features[starts[i]..starts[i + 1]]`.
     starts: Vec<usize>,
+    /// Sample i's pieces on the board and in hand (which choose its output bucket).
+    pieces: Vec<u16>,
     targets: Vec<f32>,
 }
+
+/// One sample in training form: the side to move's features, the other side's, the output
+/// bucket and the target.
+type Item<'a> = (&'a [u16], &'a [u16], usize, f32);
 
 /// The logistic function.
 pub fn sigmoid(x: f32) -> f32 {
@@ -176,6 +186,7 @@ impl Prepared {
                 self.features.push(f as u16);
             }
             self.starts.push(self.features.len());
+            self.pieces.push(self.pieces[i]);
             self.targets.push(self.targets[i]);
         }
         Ok(())
@@ -188,6 +199,7 @@ impl Prepared {
             originals: 0,
             features: Vec::new(),
             starts: vec![0],
+            pieces: Vec::new(),
             targets: Vec::new(),
         }
     }
@@ -202,6 +214,8 @@ impl Prepared {
         sample_features(&self.layout, s, s.side, &mut self.features);
         sample_features(&self.layout, s, s.side.flip(), &mut self.features);
         self.starts.push(self.features.len());
+        let pieces = s.pieces.len() + s.hands.iter().map(|&h| h as usize).sum::<usize>();
+        self.pieces.push(pieces.min(usize::from(u16::MAX)) as u16);
         self.targets.push(target);
         self.originals += 1;
     }
@@ -214,11 +228,13 @@ impl Prepared {
         self.targets.is_empty()
     }
 
-    /// Sample i's features (side to move's, other side's) and target.
-    fn sample(&self, i: usize) -> (&[u16], &[u16], f32) {
+    /// Sample i's features (side to move's, other side's), output bucket of `buckets` and
+    /// target.
+    fn sample(&self, i: usize, buckets: usize) -> Item<'_> {
         let f = &self.features[self.starts[i]..self.starts[i + 1]];
         let (us, them) = f.split_at(f.len() / 2);
-        (us, them, self.targets[i])
+        let bucket = self.layout.bucket(usize::from(self.pieces[i]), buckets);
+        (us, them, bucket, self.targets[i])
     }
 }
 
@@ -227,15 +243,17 @@ impl Prepared {
 pub struct FloatNet {
     pub features: usize,
     pub hidden: usize,
+    pub buckets: usize,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
+    /// `buckets * 2 * hidden`, as in [`Network::w2`].
     pub w2: Vec<f32>,
-    pub b2: f32,
+    pub b2: Vec<f32>,
 }
 
 impl FloatNet {
     /// Random first weights (uniform, scaled by the fan-in), zero biases.
-    pub fn random(features: usize, hidden: usize, seed: u64) -> FloatNet {
+    pub fn random(features: usize, hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform = |scale: f32| {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -243,29 +261,37 @@ impl FloatNet {
         };
         // About 30 features are active a side.
         let w1 = (0..features * hidden).map(|_| uniform(0.18)).collect();
-        let w2 = (0..2 * hidden)
+        let w2 = (0..buckets * 2 * hidden)
             .map(|_| uniform(1.0 / (2.0 * hidden as f32).sqrt()))
             .collect();
         FloatNet {
             features,
             hidden,
+            buckets,
             w1,
             b1: vec![0.0; hidden],
             w2,
-            b2: 0.0,
+            b2: vec![0.0; buckets],
         }
     }
 
     /// A network file's weights in training form (`features` inputs: the file's square
     /// features, then factor features at zero), grown to `hidden` neurons: the new ones get
     /// [`FloatNet::random`]'s first-layer weights and zero output weights, so the output is
-    /// the file's.
+    /// the file's. A one-bucket file's output layer is copied into each of `buckets`.
     pub fn from_network(
         net: &Network,
         features: usize,
         hidden: usize,
+        buckets: usize,
         seed: u64,
     ) -> Result<FloatNet, String> {
+        if net.buckets != buckets && net.buckets != 1 {
+            return Err(format!(
+                "the starting network has {} output buckets; --buckets must be that or it must have one",
+                net.buckets
+            ));
+        }
         if hidden < net.hidden {
             return Err(format!(
                 "the starting network has {} hidden neurons a side; --hidden must be at least that",
@@ -279,7 +305,7 @@ impl FloatNet {
             ));
         }
         let (qa, qb) = (QA as f32, QB as f32);
-        let mut f = FloatNet::random(features, hidden, seed);
+        let mut f = FloatNet::random(features, hidden, buckets, seed);
         // The file's neurons are the first `net.hidden` of each row; the rest stay random
         // in the first layer and silent (zero) in the output.
         for feature in 0..features {
@@ -297,25 +323,31 @@ impl FloatNet {
         for (b, &q) in f.b1.iter_mut().zip(&net.b1) {
             *b = f32::from(q) / qa;
         }
-        for side in 0..2 {
-            let half = &mut f.w2[side * hidden..(side + 1) * hidden];
-            let file_half = &net.w2[side * net.hidden..(side + 1) * net.hidden];
-            for (k, w) in half.iter_mut().enumerate() {
-                *w = file_half.get(k).map_or(0.0, |&q| f32::from(q) / qb);
+        for bucket in 0..buckets {
+            let from = if net.buckets == 1 { 0 } else { bucket };
+            for side in 0..2 {
+                let at = (2 * bucket + side) * hidden;
+                let half = &mut f.w2[at..at + hidden];
+                let file_at = (2 * from + side) * net.hidden;
+                let file_half = &net.w2[file_at..file_at + net.hidden];
+                for (k, w) in half.iter_mut().enumerate() {
+                    *w = file_half.get(k).map_or(0.0, |&q| f32::from(q) / qb);
+                }
             }
+            f.b2[bucket] = net.b2[from] as f32 / (QA * QB) as f32;
         }
-        f.b2 = net.b2 as f32 / (QA * QB) as f32;
         Ok(f)
     }
 
-    fn zeros(features: usize, hidden: usize) -> FloatNet {
+    fn zeros(features: usize, hidden: usize, buckets: usize) -> FloatNet {
         FloatNet {
             features,
             hidden,
+            buckets,
             w1: vec![0.0; features * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * hidden],
+            b2: vec![0.0; buckets],
         }
     }
 
@@ -330,35 +362,38 @@ impl FloatNet {
         }
     }
 
-    /// The output (in units of [`SCALE`] centipawns) for these active features.
-    pub fn forward(&self, us: &[u16], them: &[u16], scratch: &mut Scratch) -> f32 {
+    /// The output (in units of [`SCALE`] centipawns) for these active features, by output
+    /// bucket `bucket`.
+    pub fn forward(&self, us: &[u16], them: &[u16], bucket: usize, scratch: &mut Scratch) -> f32 {
         self.accumulate(us, &mut scratch.us);
         self.accumulate(them, &mut scratch.them);
-        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let h = self.hidden;
+        let (w_us, w_them) = self.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
                 .zip(w)
                 .map(|(&a, &w)| a.clamp(0.0, 1.0) * w)
                 .sum()
         };
-        self.b2 + dot(&scratch.us, w_us) + dot(&scratch.them, w_them)
+        self.b2[bucket] + dot(&scratch.us, w_us) + dot(&scratch.them, w_them)
     }
 
     /// Adds the gradient of one sample's loss, times `scale`, to `grad`; returns the loss.
     fn backward(
         &self,
-        (us, them, target): (&[u16], &[u16], f32),
+        (us, them, bucket, target): Item<'_>,
         scale: f32,
         grad: &mut FloatNet,
         scratch: &mut Scratch,
     ) -> f32 {
-        let out = self.forward(us, them, scratch);
+        let out = self.forward(us, them, bucket, scratch);
         let p = sigmoid(out);
         let loss = (p - target) * (p - target);
         let d_out = 2.0 * (p - target) * p * (1.0 - p) * scale;
         let h = self.hidden;
-        grad.b2 += d_out;
-        for (side, active, offset) in [(&scratch.us, us, 0), (&scratch.them, them, h)] {
+        grad.b2[bucket] += d_out;
+        let base = bucket * 2 * h;
+        for (side, active, offset) in [(&scratch.us, us, base), (&scratch.them, them, base + h)] {
             let w2 = &self.w2[offset..offset + h];
             let gw2 = &mut grad.w2[offset..offset + h];
             for (((&a, &w), g), d) in side.iter().zip(w2).zip(gw2).zip(&mut scratch.delta) {
@@ -393,16 +428,11 @@ impl FloatNet {
     }
 
     fn params(&self) -> [&[f32]; 4] {
-        [&self.w1, &self.b1, &self.w2, std::slice::from_ref(&self.b2)]
+        [&self.w1, &self.b1, &self.w2, &self.b2]
     }
 
     fn params_mut(&mut self) -> [&mut [f32]; 4] {
-        [
-            &mut self.w1,
-            &mut self.b1,
-            &mut self.w2,
-            std::slice::from_mut(&mut self.b2),
-        ]
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
     }
 
     /// The network play uses: factor features (if trained with them) folded into the
@@ -426,10 +456,15 @@ impl FloatNet {
             variant,
             features: layout.count(),
             hidden: self.hidden,
+            buckets: self.buckets,
             w1: w1.iter().map(|&w| q(w, QA)).collect(),
             b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
-            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            b2: self
+                .b2
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 }
@@ -503,8 +538,8 @@ pub fn mean_loss(net: &FloatNet, data: &Prepared, indices: &[usize]) -> f32 {
     let sum: f64 = indices
         .iter()
         .map(|&i| {
-            let (us, them, t) = data.sample(i);
-            let p = sigmoid(net.forward(us, them, &mut scratch));
+            let (us, them, bucket, t) = data.sample(i, net.buckets);
+            let p = sigmoid(net.forward(us, them, bucket, &mut scratch));
             f64::from((p - t) * (p - t))
         })
         .sum();
@@ -525,6 +560,7 @@ pub struct Epoch {
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
     pub hidden: usize,
+    pub buckets: usize,
     pub epochs: usize,
     pub lr: f32,
     pub lr_end: f32,
@@ -559,8 +595,9 @@ pub fn train(
     start: Option<FloatNet>,
     on_epoch: &mut dyn FnMut(&Epoch, &FloatNet),
 ) -> FloatNet {
-    let mut net =
-        start.unwrap_or_else(|| FloatNet::random(data.layout.training_count(), s.hidden, s.seed));
+    let mut net = start.unwrap_or_else(|| {
+        FloatNet::random(data.layout.training_count(), s.hidden, s.buckets, s.seed)
+    });
     let sizes = net.params().map(|p| p.len());
     let mut adam = Adam::new(&sizes);
     let limits = [W1_LIMIT, W1_LIMIT, f32::MAX, f32::MAX];
@@ -570,7 +607,7 @@ pub fn train(
     let mut rng = Rng::new(s.seed ^ 0xba7c);
     let threads = s.threads.max(1);
     let mut grads: Vec<FloatNet> = (0..threads)
-        .map(|_| FloatNet::zeros(net.features, net.hidden))
+        .map(|_| FloatNet::zeros(net.features, net.hidden, net.buckets))
         .collect();
     let mut scratches: Vec<Scratch> = (0..threads).map(|_| Scratch::new(s.hidden)).collect();
     for epoch in 0..s.epochs {
@@ -597,7 +634,7 @@ pub fn train(
                             grad.clear();
                             part.iter()
                                 .map(|&i| {
-                                    let sample = data.sample(i);
+                                    let sample = data.sample(i, net_ref.buckets);
                                     f64::from(net_ref.backward(sample, scale, grad, scratch))
                                 })
                                 .sum::<f64>()
@@ -661,6 +698,15 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     if args.hidden == 0 || args.hidden > super::net::MAX_HIDDEN {
         return Err(format!("--hidden must be 1 to {}", super::net::MAX_HIDDEN));
     }
+    if args
+        .buckets
+        .is_some_and(|b| b == 0 || b > super::net::MAX_BUCKETS)
+    {
+        return Err(format!(
+            "--buckets must be 1 to {}",
+            super::net::MAX_BUCKETS
+        ));
+    }
     if args.epochs == 0 || args.batch == 0 {
         return Err("--epochs and --batch must be at least 1".to_string());
     }
@@ -711,6 +757,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         .as_deref()
         .ok_or_else(|| "--out is required".to_string())?;
     let mut data = Prepared::new(&sets, args.wdl)?;
+    let mut buckets = args.buckets.unwrap_or(1);
     let start = match &args.init {
         Some(path) => {
             let file = super::load(path)?;
@@ -722,9 +769,10 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
                     data.layout.variant.id()
                 ));
             }
-            let f =
-                FloatNet::from_network(&file, data.layout.training_count(), args.hidden, args.seed)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            buckets = args.buckets.unwrap_or(file.buckets);
+            let features = data.layout.training_count();
+            let f = FloatNet::from_network(&file, features, args.hidden, buckets, args.seed)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             Some(f)
         }
         None => None,
@@ -742,11 +790,12 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         "train: the hand-written evaluation's validation loss is {baseline:.6} (the bar to pass)"
     );
     eprintln!(
-        "train: {} positions of {}, {} features, {} hidden a side",
+        "train: {} positions of {}, {} features, {} hidden a side, {} output bucket(s)",
         data.len(),
         variant.id(),
         data.layout.count(),
-        args.hidden
+        args.hidden,
+        buckets
     );
     let mut log = match &args.log {
         Some(p) => {
@@ -762,6 +811,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     };
     let settings = Settings {
         hidden: args.hidden,
+        buckets,
         epochs: args.epochs,
         lr: args.lr,
         lr_end: args.lr_end,
@@ -800,10 +850,11 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     let q = net.quantize(variant);
     std::fs::write(out, q.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
-        "{}: {} network, {} hidden",
+        "{}: {} network, {} hidden, {} output bucket(s)",
         out.display(),
         variant.id(),
-        q.hidden
+        q.hidden,
+        q.buckets
     );
     Ok(())
 }
@@ -816,7 +867,7 @@ mod tests {
 
     /// What play computes for a training sample: the accumulators of its square features
     /// (factor features are folded into them in a file) and the output in centipawns.
-    fn played_output(q: &Network, layout: &Layout, us: &[u16], them: &[u16]) -> i32 {
+    fn played_output(q: &Network, layout: &Layout, (us, them, bucket, _): Item<'_>) -> i32 {
         let squares = |f: &[u16]| -> Vec<usize> {
             f.iter()
                 .map(|&x| usize::from(x))
@@ -826,7 +877,7 @@ mod tests {
         let (mut us_acc, mut them_acc) = (vec![0i16; q.hidden], vec![0i16; q.hidden]);
         q.accumulate(&squares(us), &mut us_acc);
         q.accumulate(&squares(them), &mut them_acc);
-        q.output(&us_acc, &them_acc)
+        q.output(&us_acc, &them_acc, bucket)
     }
 
     /// Positions of random games, labelled by their material balance.
@@ -853,6 +904,7 @@ mod tests {
         let data = material_set("venomous", 4000);
         let settings = Settings {
             hidden: 64,
+            buckets: 4,
             epochs: 30,
             lr: 0.01,
             lr_end: 0.1,
@@ -864,7 +916,7 @@ mod tests {
         };
         let (_, validation) = split(data.len(), settings.validation);
         let before = mean_loss(
-            &FloatNet::random(data.layout.training_count(), 64, settings.seed),
+            &FloatNet::random(data.layout.training_count(), 64, 4, settings.seed),
             &data,
             &validation,
         );
@@ -879,17 +931,21 @@ mod tests {
         let q = net.quantize(data.layout.variant);
         let back = Network::from_bytes(&q.to_bytes(), data.layout.variant).expect("reads");
         assert_eq!(
-            (back.w1, back.b1, back.w2, back.b2),
-            (q.w1.clone(), q.b1.clone(), q.w2.clone(), q.b2)
+            (back.buckets, back.w1, back.b1, back.w2, back.b2),
+            (4, q.w1.clone(), q.b1.clone(), q.w2.clone(), q.b2.clone())
         );
+        // Random games of 120 plies leave most pieces on: they reach the two fullest buckets.
+        let mut seen = [0usize; 4];
         let mut scratch = Scratch::new(64);
-        for &i in validation.iter().take(200) {
-            let (us, them, _) = data.sample(i);
-            let float = net.forward(us, them, &mut scratch) * SCALE as f32;
-            let int = played_output(&q, &data.layout, us, them);
+        for &i in &validation {
+            let sample = data.sample(i, 4);
+            seen[sample.2] += 1;
+            let float = net.forward(sample.0, sample.1, sample.2, &mut scratch) * SCALE as f32;
+            let int = played_output(&q, &data.layout, sample);
             // Rounding to 1/255 and 1/64 moves these outputs by about 5 cp, at most 20.
             assert!((int as f32 - float).abs() < 25.0, "{int} vs {float}");
         }
+        assert!(seen[2] > 0 && seen[3] > 0, "{seen:?}");
     }
 
     #[test]
@@ -897,6 +953,7 @@ mod tests {
         let data = material_set("gustav3", 600);
         let settings = Settings {
             hidden: 8,
+            buckets: 1,
             epochs: 3,
             lr: 0.01,
             lr_end: 0.5,
@@ -909,13 +966,14 @@ mod tests {
         let variant = data.layout.variant;
         let file = train(&data, &settings, None, &mut |_, _| {}).quantize(variant);
         let features = data.layout.training_count();
-        let grown = FloatNet::from_network(&file, features, 16, 9).expect("grows");
+        // Grown to more neurons, and its one output bucket copied into three.
+        let grown = FloatNet::from_network(&file, features, 16, 3, 9).expect("grows");
         // The same output as the file, in floating point, on every position.
         let mut scratch = Scratch::new(16);
         for i in 0..data.len() {
-            let (us, them, _) = data.sample(i);
-            let float = grown.forward(us, them, &mut scratch) * SCALE as f32;
-            let int = played_output(&file, &data.layout, us, them);
+            let (us, them, bucket, _) = data.sample(i, 3);
+            let float = grown.forward(us, them, bucket, &mut scratch) * SCALE as f32;
+            let int = played_output(&file, &data.layout, data.sample(i, 1));
             assert!((int as f32 - float).abs() <= 1.0, "{int} vs {float}");
         }
         // Training on from there does not start over: the first epoch is no worse than
@@ -925,16 +983,21 @@ mod tests {
         let mut curve = Vec::new();
         let more = Settings {
             hidden: 16,
+            buckets: 3,
             lr: 0.001,
             ..settings
         };
+        let three = grown.quantize(variant);
         train(&data, &more, Some(grown), &mut |e, _| {
             curve.push(e.validation_loss)
         });
         assert!(curve[0] < start * 1.05, "{start} -> {curve:?}");
         // A file with more neurons than asked for is refused.
-        let err = FloatNet::from_network(&file, features, 4, 9).expect_err("too small");
+        let err = FloatNet::from_network(&file, features, 4, 1, 9).expect_err("too small");
         assert!(err.contains("at least"), "{err}");
+        // Buckets are copied from one, never redistributed from another count.
+        let err = FloatNet::from_network(&three, features, 16, 2, 9).expect_err("3 into 2");
+        assert!(err.contains("buckets"), "{err}");
     }
 
     /// A board's FEN placement with every rank read backwards (single-digit runs only).
@@ -989,11 +1052,12 @@ mod tests {
                     f.sort_unstable();
                     f
                 };
-                let (us, them, t) = data.sample(n + k);
-                let (wus, wthem, _) = want.sample(0);
+                let (us, them, bucket, t) = data.sample(n + k, 4);
+                let (wus, wthem, wbucket, _) = want.sample(0, 4);
                 assert_eq!(sorted(us), sorted(wus), "{name}: {original}");
                 assert_eq!(sorted(them), sorted(wthem), "{name}: {original}");
-                assert_eq!(t, data.sample(i).2, "{name}: the same target");
+                assert_eq!(bucket, wbucket, "{name}: {original}");
+                assert_eq!(t, data.sample(i, 4).3, "{name}: the same target");
             }
         }
     }

@@ -135,9 +135,13 @@ pub fn eval_text(pos: &Position, options: &SearchOptions) -> String {
     match options.network_for(pos.variant()) {
         Some(net) => {
             let score = Nnue::evaluate_fresh(&net, pos);
+            let layout = crate::nnue::features::Layout::new(pos.variant());
+            let bucket = layout.bucket(crate::nnue::features::Layout::pieces_of(pos), net.buckets);
             out.push_str(&format!(
-                "Network ({} hidden a side): {} (side to move's view); the search uses it\n",
+                "Network ({} hidden a side, output bucket {} of {}): {} (side to move's view); the search uses it\n",
                 net.hidden,
+                bucket + 1,
+                net.buckets,
                 cp(score).trim()
             ));
         }

@@ -223,9 +223,10 @@ pub(crate) fn set_eval_file(options: &mut SearchOptions, value: &str) -> Result<
     }
     let net = crate::nnue::load(std::path::Path::new(value))?;
     let text = format!(
-        "EvalFile: {value}, a {} network with {} hidden neurons a side",
+        "EvalFile: {value}, a {} network with {} hidden neurons a side and {} output bucket(s)",
         net.variant.id(),
-        net.hidden
+        net.hidden,
+        net.buckets
     );
     options.eval_file = Some(std::sync::Arc::new(net));
     Ok(text)
