@@ -51,7 +51,7 @@ pub fn fit_linear(rows: &[LinearRow], start: &[f32], epochs: usize, lr: f32) -> 
                 grad[f] += d * v;
             }
         }
-        adam.step(&mut [&mut w], &[&grad], &[f32::MAX], &[0.0], lr);
+        adam.step(&mut [&mut w], &[&grad], (&[f32::MAX], &[0.0], &[1.0]), lr);
     }
     let loss = linear_loss(rows, &w);
     (w, loss)

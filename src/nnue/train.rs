@@ -52,6 +52,11 @@ pub struct TrainArgs {
     /// Share of the first learning rate left at the last epoch (it falls geometrically).
     #[arg(long, default_value_t = 0.1)]
     pub lr_end: f32,
+    /// The output layer's learning rate as a multiple of `--lr`: a network continued with a
+    /// small `--lr` (to keep what its first layer knows) can still move its few output
+    /// weights, new output buckets among them, as far as the new data asks.
+    #[arg(long, default_value_t = 1.0)]
+    pub output_lr: f32,
     /// Weight of the game result in the target (the rest is the search score's).
     #[arg(long, default_value_t = 0.3)]
     pub wdl: f32,
@@ -503,14 +508,13 @@ impl Adam {
         }
     }
 
-    /// One step along `grads` at rate `lr`; slice k first shrinks by `lr * decay[k]` (decoupled
-    /// weight decay) and stays within +/- `limits[k]`.
+    /// One step along `grads`, slice k at rate `lr * rates[k]`; slice k first shrinks by
+    /// `lr * decay[k]` (decoupled weight decay) and stays within +/- `limits[k]`.
     pub fn step(
         &mut self,
         params: &mut [&mut [f32]],
         grads: &[&[f32]],
-        limits: &[f32],
-        decay: &[f32],
+        (limits, decay, rates): (&[f32], &[f32], &[f32]),
         lr: f32,
     ) {
         const B1: f32 = 0.9;
@@ -522,10 +526,11 @@ impl Adam {
         for (k, p) in params.iter_mut().enumerate() {
             let (g, m, v, limit) = (grads[k], &mut self.m[k], &mut self.v[k], limits[k]);
             let keep = 1.0 - lr * decay[k];
+            let rate = lr * rates[k];
             for i in 0..p.len() {
                 m[i] = B1 * m[i] + (1.0 - B1) * g[i];
                 v[i] = B2 * v[i] + (1.0 - B2) * g[i] * g[i];
-                let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
+                let step = rate * (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
                 p[i] = (p[i] * keep - step).clamp(-limit, limit);
             }
         }
@@ -564,6 +569,8 @@ pub struct Settings {
     pub epochs: usize,
     pub lr: f32,
     pub lr_end: f32,
+    /// The output layer's learning rate as a multiple of `lr`.
+    pub output_lr: f32,
     pub batch: usize,
     pub threads: usize,
     pub validation: f64,
@@ -602,6 +609,7 @@ pub fn train(
     let mut adam = Adam::new(&sizes);
     let limits = [W1_LIMIT, W1_LIMIT, f32::MAX, f32::MAX];
     let decay = [s.weight_decay, 0.0, 0.0, 0.0];
+    let rates = [1.0, 1.0, s.output_lr, s.output_lr];
     let (mut training, validation) = split(data.originals, s.validation);
     training.extend(data.originals..data.len());
     let mut rng = Rng::new(s.seed ^ 0xba7c);
@@ -654,8 +662,7 @@ pub fn train(
             adam.step(
                 &mut net.params_mut(),
                 &first[0].params(),
-                &limits,
-                &decay,
+                (&limits, &decay, &rates),
                 lr,
             );
             loss_sum += losses.iter().sum::<f64>();
@@ -721,6 +728,9 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
     }
     if !(args.lr > 0.0 && args.lr_end > 0.0 && args.lr_end <= 1.0) {
         return Err("--lr must be positive and --lr-end in (0, 1]".to_string());
+    }
+    if !(args.output_lr > 0.0 && args.output_lr <= 1000.0) {
+        return Err("--output-lr must be above 0 and at most 1000".to_string());
     }
     if !(0.0..1.0).contains(&(args.weight_decay * args.lr)) {
         return Err("--weight-decay must be at least 0 and below 1 / --lr".to_string());
@@ -815,6 +825,7 @@ pub fn run_train(args: &TrainArgs) -> Result<(), String> {
         epochs: args.epochs,
         lr: args.lr,
         lr_end: args.lr_end,
+        output_lr: args.output_lr,
         batch: args.batch,
         threads: args.threads,
         validation: args.validation,
@@ -908,6 +919,7 @@ mod tests {
             epochs: 30,
             lr: 0.01,
             lr_end: 0.1,
+            output_lr: 1.0,
             batch: 256,
             threads: 2,
             validation: 0.1,
@@ -957,6 +969,7 @@ mod tests {
             epochs: 3,
             lr: 0.01,
             lr_end: 0.5,
+            output_lr: 1.0,
             batch: 128,
             threads: 1,
             validation: 0.2,
@@ -985,6 +998,7 @@ mod tests {
             hidden: 16,
             buckets: 3,
             lr: 0.001,
+            output_lr: 10.0,
             ..settings
         };
         let three = grown.quantize(variant);
@@ -1083,11 +1097,25 @@ mod tests {
         adam.step(
             &mut [&mut a, &mut b],
             &[&zero, &zero],
-            &[f32::MAX; 2],
-            &[0.5, 0.0],
+            (&[f32::MAX; 2], &[0.5, 0.0], &[1.0; 2]),
             0.1,
         );
         assert_eq!(a, vec![0.95, -1.9]);
         assert_eq!(b, vec![1.0, -2.0]);
+    }
+
+    #[test]
+    fn each_slice_steps_at_its_own_rate() {
+        // Adam's first step moves every weight by its rate (the gradient's sign).
+        let mut adam = Adam::new(&[1, 1]);
+        let (mut a, mut b) = (vec![0.0f32], vec![0.0f32]);
+        adam.step(
+            &mut [&mut a, &mut b],
+            &[&[1.0], &[-1.0]],
+            (&[f32::MAX; 2], &[0.0; 2], &[1.0, 30.0]),
+            0.01,
+        );
+        assert!((a[0] + 0.01).abs() < 1e-6, "{a:?}");
+        assert!((b[0] - 0.3).abs() < 1e-5, "{b:?}");
     }
 }
