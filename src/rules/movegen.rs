@@ -49,6 +49,53 @@ impl Position {
         self.generate(list, self.in_check());
     }
 
+    /// The pseudo-legal captures and promotions (the moves quiescence may search): the moves
+    /// of [`Position::pseudo_legal_moves_into`] that take a piece or promote, in the same
+    /// order, without writing the quiet ones first (most of a position's moves).
+    pub fn pseudo_tactical_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        let us = self.side;
+        let b = |sq: Square| self.board[sq.index()];
+        for &from in &self.pieces[us.index()] {
+            let role = code_role(b(from)) as usize;
+            match self.variant.special[role] {
+                special @ (Special::Pawn | Special::Ninja) => {
+                    let start = list.len();
+                    self.gen_pawn(from, special == Special::Ninja, list);
+                    let mut kept = start;
+                    for i in start..list.len() {
+                        let mv = list[i];
+                        let tactical = match mv.kind {
+                            MoveKind::EnPassant => true,
+                            _ => mv.promotion_role().is_some() || b(mv.to) != EMPTY,
+                        };
+                        if tactical {
+                            list[kept] = mv;
+                            kept += 1;
+                        }
+                    }
+                    list.truncate(kept);
+                }
+                Special::Betza => {
+                    self.betza_targets(from, role, us, None, &mut |to, _, victim| match victim {
+                        Some(v) => list.push(Move::locust(
+                            from,
+                            to,
+                            self.variant.geometry.dense_index(v) as u8,
+                        )),
+                        None if to != from && b(to) != EMPTY => list.push(Move::normal(from, to)),
+                        None => {}
+                    })
+                }
+                _ => self.piece_targets(from, role, us, |to| {
+                    if b(to) != EMPTY {
+                        list.push(Move::normal(from, to));
+                    }
+                }),
+            }
+        }
+    }
+
     /// Whether `mv` (pseudo-legal here) leaves the mover's king safe.
     pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
         self.king_safe_after(mv)

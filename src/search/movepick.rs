@@ -340,7 +340,7 @@ impl MovePicker {
             .max()
             .unwrap_or(0);
         let mut picker = MovePicker::empty(&Hints::default(), true);
-        pos.pseudo_legal_moves_into(&mut picker.moves);
+        pos.pseudo_tactical_moves_into(&mut picker.moves);
         picker.moves.retain(|mv| {
             let under = mv.promotion_role().is_some_and(|r| material(r) < top);
             is_tactical(pos, *mv) && !under
@@ -546,6 +546,41 @@ mod tests {
                 pos.make(mv);
             }
         }
+    }
+
+    /// Quiescence's generator writes only captures and promotions: it must give exactly the
+    /// full generator's tactical moves, in their order (the picker's ties, and so the search,
+    /// stay the same), in every built-in variant and the file variants (locust pieces
+    /// among them).
+    #[test]
+    fn the_tactical_generator_gives_the_full_generators_tactical_moves_in_order() {
+        let file = |name: &str, text: &str| {
+            crate::tools::variant_files::parse(name, text).expect("a variant file")
+        };
+        let files = file("fairy.ini", include_str!("../../variants/fairy.ini"))
+            .into_iter()
+            .chain(file("sissa.ini", include_str!("../../variants/sissa.ini")));
+        let mut rng = Rng::new(0x7ac7);
+        let mut found = 0usize;
+        for v in Variant::all().into_iter().chain(files) {
+            for _ in 0..12 {
+                let plies = 10 + rng.below(110);
+                crate::rules::position::random_game(v, &mut rng, plies, |pos, _| {
+                    let mut all = MoveList::new();
+                    pos.pseudo_legal_moves_into(&mut all);
+                    let want: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|&m| is_tactical(pos, m))
+                        .collect();
+                    let mut got = MoveList::new();
+                    pos.pseudo_tactical_moves_into(&mut got);
+                    assert_eq!(got.as_slice(), want.as_slice(), "{} {}", v.id(), pos.fen());
+                    found += want.len();
+                });
+            }
+        }
+        assert!(found > 1000, "only {found} tactical moves seen");
     }
 
     #[test]
