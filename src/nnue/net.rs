@@ -203,15 +203,57 @@ impl Network {
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let (w_us, w_them) = self.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
-        let dot = |acc: &[i16], w: &[i16]| -> i32 {
-            acc.iter()
-                .zip(w)
-                .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
-                .sum()
-        };
-        let sum = dot(us, w_us) + dot(them, w_them) + self.b2[bucket];
+        let sum = dot_crelu(us, w_us) + dot_crelu(them, w_them) + self.b2[bucket];
         (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
+}
+
+/// `sum(crelu(acc[i]) * w[i])`, crelu clamping to [0, [`QA`]], in plain Rust.
+fn dot_crelu_scalar(acc: &[i16], w: &[i16]) -> i32 {
+    acc.iter()
+        .zip(w)
+        .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
+        .sum()
+}
+
+/// [`dot_crelu_scalar`], eight lanes at a time with SSE2, which every x86-64 processor has:
+/// one multiply-add of 16-bit lanes (`pmaddwd`) takes eight products where the compiler's
+/// own vectorisation of the scalar loop took four (it widens to 32 bits first). The
+/// clamped lanes are at most 255 and the weights 16-bit, so no pair of products overflows
+/// and the sum is the scalar one exactly (a test compares them).
+#[cfg(target_arch = "x86_64")]
+fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
+    // SAFETY: SSE2 is part of the x86-64 baseline: every processor this build runs on has it.
+    unsafe { dot_crelu_sse2(acc, w) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn dot_crelu_sse2(acc: &[i16], w: &[i16]) -> i32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_madd_epi16, _mm_max_epi16, _mm_min_epi16,
+        _mm_set_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi32,
+    };
+    #[target_feature(enable = "sse2")]
+    fn lanes(s: &[i16]) -> __m128i {
+        _mm_set_epi16(s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
+    }
+    let (a8, w8) = (acc.chunks_exact(8), w.chunks_exact(8));
+    let tail = dot_crelu_scalar(a8.remainder(), w8.remainder());
+    let (zero, top) = (_mm_setzero_si128(), _mm_set1_epi16(QA as i16));
+    let mut sum = _mm_setzero_si128();
+    for (a, w) in a8.zip(w8) {
+        let x = _mm_min_epi16(_mm_max_epi16(lanes(a), zero), top);
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(x, lanes(w)));
+    }
+    let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
+    let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b10_11_00_01>(sum));
+    _mm_cvtsi128_si32(sum) + tail
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn dot_crelu(acc: &[i16], w: &[i16]) -> i32 {
+    dot_crelu_scalar(acc, w)
 }
 
 #[cfg(test)]
@@ -238,6 +280,29 @@ mod tests {
             w2: w(buckets * 2 * hidden),
             b2: (0..buckets as i32).map(|k| 1000 * k - 7).collect(),
         }
+    }
+
+    /// The vector dot product equals the plain one: random lengths (tails included),
+    /// accumulators beyond both clamp ends, weights to the i16 extremes.
+    #[test]
+    fn the_output_dot_product_equals_the_scalar_one() {
+        let mut rng = crate::rng::Rng::new(0xd07);
+        for n in (0..40).chain([256, 257, 512, 1023]) {
+            for _ in 0..20 {
+                let mut value = |extreme: bool| -> i16 {
+                    let x = rng.next_u64() as u16 as i16;
+                    if extreme { x } else { x % 400 }
+                };
+                let acc: Vec<i16> = (0..n).map(|i| value(i % 7 == 0)).collect();
+                let w: Vec<i16> = (0..n).map(|i| value(i % 3 != 0)).collect();
+                assert_eq!(dot_crelu(&acc, &w), dot_crelu_scalar(&acc, &w), "n = {n}");
+            }
+        }
+        let top = vec![i16::MAX; 256];
+        let low = vec![i16::MIN; 256];
+        assert_eq!(dot_crelu(&top, &top), 256 * QA * i32::from(i16::MAX));
+        assert_eq!(dot_crelu(&top, &low), 256 * QA * i32::from(i16::MIN));
+        assert_eq!(dot_crelu(&low, &top), 0);
     }
 
     #[test]
