@@ -177,17 +177,18 @@ impl Nnue {
         let (before, after) = self.plies.split_at_mut(ply);
         let (from, to) = (&before[ply - 1], &mut after[0]);
         for side in Color::ALL {
-            let acc = &mut to.acc[side.index()];
-            acc.copy_from_slice(&from.acc[side.index()]);
-            for &(p, sq) in &to.delta.removed {
-                self.net.sub_row(self.layout.piece(side, p, sq), acc);
-            }
-            for &(p, sq) in &to.delta.added {
-                self.net.add_row(self.layout.piece(side, p, sq), acc);
-            }
+            let mut removed: ArrayVec<usize, 4> = (to.delta.removed.iter())
+                .map(|&(p, sq)| self.layout.piece(side, p, sq))
+                .collect();
             if let Some((owner, n)) = to.delta.hand {
-                self.net.sub_row(self.layout.hand(side, owner, n), acc);
+                removed.push(self.layout.hand(side, owner, n));
             }
+            let added: ArrayVec<usize, 2> = (to.delta.added.iter())
+                .map(|&(p, sq)| self.layout.piece(side, p, sq))
+                .collect();
+            let i = side.index();
+            self.net
+                .update(&from.acc[i], &mut to.acc[i], &removed, &added);
         }
         to.ready = true;
     }
