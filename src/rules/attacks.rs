@@ -194,6 +194,56 @@ impl Position {
 
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
-        self.attacked(self.kings[self.side.index()], self.side.flip())
+        if let Some((hash, check)) = self.check_memo.get()
+            && hash == self.hash
+        {
+            return check;
+        }
+        let check = self.attacked(self.kings[self.side.index()], self.side.flip());
+        self.check_memo.set(Some((self.hash, check)));
+        check
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rng::Rng;
+    use crate::rules::moves::Move;
+    use crate::rules::position::Position;
+    use crate::rules::variant::Variant;
+
+    /// The remembered answer of `in_check` always equals the attack test, after moves,
+    /// take-backs, null moves and asks in any order.
+    #[test]
+    fn in_check_remembered_equals_the_attack_test() {
+        let fresh = |pos: &Position| pos.attacked(pos.king(pos.side), pos.side.flip());
+        let mut rng = Rng::new(0xc4ec);
+        let mut checks = 0;
+        for v in Variant::all() {
+            let mut pos = Position::startpos(v);
+            for _ in 0..600 {
+                assert_eq!(pos.in_check(), fresh(&pos), "{} {}", v.id(), pos.fen());
+                let moves = pos.legal_moves();
+                if moves.is_empty() || rng.below(8) == 0 && !pos.history.is_empty() {
+                    pos.unmake();
+                    if rng.below(30) == 0 {
+                        pos = Position::startpos(v);
+                    }
+                    continue;
+                }
+                // Ask before the move or not: the memo then holds this position or an older one.
+                if rng.below(2) == 0 {
+                    let _ = pos.in_check();
+                }
+                let mv = if !pos.in_check() && rng.below(10) == 0 {
+                    Move::NULL
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                pos.make(mv);
+                checks += usize::from(pos.in_check());
+            }
+        }
+        assert!(checks > 20, "only {checks} checks seen");
     }
 }

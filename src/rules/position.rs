@@ -2,6 +2,8 @@
 //! hands, clocks, an incrementally kept Zobrist hash and the history that `unmake` and
 //! repetition detection read.
 
+use std::cell::Cell;
+
 use arrayvec::ArrayVec;
 
 use crate::rules::geometry::{CELLS, Square};
@@ -56,6 +58,8 @@ pub(crate) struct Undo {
     pub reversible: u32,
     pub hash: u64,
     pub pawn_hash: u64,
+    /// The position's [`Position::check_memo`] before the move.
+    pub check_memo: Option<(u64, bool)>,
 }
 
 /// A position of one variant.
@@ -84,6 +88,11 @@ pub struct Position {
     /// structure, for the search's correction history.
     pub(crate) pawn_hash: u64,
     pub(crate) history: Vec<Undo>,
+    /// The last answer of [`Position::in_check`] and the hash of the position it was for: a
+    /// search asks it several times a node (the parent after its move, the node itself, the
+    /// move generator), and `unmake` puts back the parent's. Kept by the hash, so no change
+    /// to the position can leave a stale answer (but a 64-bit hash collision).
+    pub(crate) check_memo: Cell<Option<(u64, bool)>>,
 }
 
 impl Position {
@@ -111,6 +120,7 @@ impl Position {
             hash: 0,
             pawn_hash: 0,
             history: Vec::new(),
+            check_memo: Cell::new(None),
         }
     }
 
@@ -350,6 +360,7 @@ impl Position {
             reversible: self.reversible,
             hash: self.hash,
             pawn_hash: self.pawn_hash,
+            check_memo: self.check_memo.get(),
         };
         for t in undo.ep.hashed_targets() {
             self.hash ^= k.ep(t);
@@ -489,6 +500,7 @@ impl Position {
         self.fullmove = undo.fullmove;
         self.hash = undo.hash;
         self.pawn_hash = undo.pawn_hash;
+        self.check_memo.set(undo.check_memo);
     }
 
     fn castle_pieces(
