@@ -178,7 +178,6 @@ impl Position {
         }
         pos.hash = pos.compute_hash();
         pos.pawn_hash = pos.compute_pawn_hash();
-        pos.check_memo.set(None);
         Ok(pos)
     }
 

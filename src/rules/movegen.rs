@@ -54,46 +54,7 @@ impl Position {
     /// order, without writing the quiet ones first (most of a position's moves).
     pub fn pseudo_tactical_moves_into(&self, list: &mut MoveList) {
         list.clear();
-        let us = self.side;
-        let b = |sq: Square| self.board[sq.index()];
-        for &from in &self.pieces[us.index()] {
-            let role = code_role(b(from)) as usize;
-            match self.variant.special[role] {
-                special @ (Special::Pawn | Special::Ninja) => {
-                    let start = list.len();
-                    self.gen_pawn(from, special == Special::Ninja, list);
-                    let mut kept = start;
-                    for i in start..list.len() {
-                        let mv = list[i];
-                        let tactical = match mv.kind {
-                            MoveKind::EnPassant => true,
-                            _ => mv.promotion_role().is_some() || b(mv.to) != EMPTY,
-                        };
-                        if tactical {
-                            list[kept] = mv;
-                            kept += 1;
-                        }
-                    }
-                    list.truncate(kept);
-                }
-                Special::Betza => {
-                    self.betza_targets(from, role, us, None, &mut |to, _, victim| match victim {
-                        Some(v) => list.push(Move::locust(
-                            from,
-                            to,
-                            self.variant.geometry.dense_index(v) as u8,
-                        )),
-                        None if to != from && b(to) != EMPTY => list.push(Move::normal(from, to)),
-                        None => {}
-                    })
-                }
-                _ => self.piece_targets(from, role, us, |to| {
-                    if b(to) != EMPTY {
-                        list.push(Move::normal(from, to));
-                    }
-                }),
-            }
-        }
+        self.generate_moves::<true>(list, false);
     }
 
     /// Whether `mv` (pseudo-legal here) leaves the mover's king safe.
@@ -197,23 +158,57 @@ impl Position {
     }
 
     fn generate(&self, list: &mut MoveList, in_check: bool) {
+        self.generate_moves::<false>(list, in_check);
+    }
+
+    /// Every pseudo-legal move, or with `TACTICAL` only the captures and promotions (no
+    /// castling, no drops, and a quiet move of a piece never written), in the same order.
+    fn generate_moves<const TACTICAL: bool>(&self, list: &mut MoveList, in_check: bool) {
         let v = self.variant;
         let us = self.side;
+        let b = |sq: Square| self.board[sq.index()];
         for &from in &self.pieces[us.index()] {
-            let role = code_role(self.board[from.index()]) as usize;
+            let role = code_role(b(from)) as usize;
             match v.special[role] {
-                Special::Pawn => self.gen_pawn(from, false, list),
-                Special::Ninja => self.gen_pawn(from, true, list),
-                Special::Betza => self.betza_targets(from, role, us, None, &mut |to, _, victim| {
-                    list.push(match victim {
-                        None => Move::normal(from, to),
-                        Some(v) => {
-                            Move::locust(from, to, self.variant.geometry.dense_index(v) as u8)
+                special @ (Special::Pawn | Special::Ninja) => {
+                    let start = list.len();
+                    self.gen_pawn(from, special == Special::Ninja, list);
+                    if TACTICAL {
+                        let mut kept = start;
+                        for i in start..list.len() {
+                            let mv = list[i];
+                            let tactical = match mv.kind {
+                                MoveKind::EnPassant => true,
+                                _ => mv.promotion_role().is_some() || b(mv.to) != EMPTY,
+                            };
+                            if tactical {
+                                list[kept] = mv;
+                                kept += 1;
+                            }
                         }
+                        list.truncate(kept);
+                    }
+                }
+                Special::Betza => {
+                    self.betza_targets(from, role, us, None, &mut |to, _, victim| match victim {
+                        Some(v) => list.push(Move::locust(
+                            from,
+                            to,
+                            self.variant.geometry.dense_index(v) as u8,
+                        )),
+                        None if TACTICAL && b(to) == EMPTY => {}
+                        None => list.push(Move::normal(from, to)),
                     })
+                }
+                _ => self.piece_targets(from, role, us, |to| {
+                    if !TACTICAL || b(to) != EMPTY {
+                        list.push(Move::normal(from, to));
+                    }
                 }),
-                _ => self.piece_targets(from, role, us, |to| list.push(Move::normal(from, to))),
             }
+        }
+        if TACTICAL {
+            return;
         }
         if !in_check && self.castling.intersects(CastlingRights::both(us)) {
             self.gen_castling(list);

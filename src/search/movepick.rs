@@ -341,10 +341,9 @@ impl MovePicker {
             .unwrap_or(0);
         let mut picker = MovePicker::empty(&Hints::default(), true);
         pos.pseudo_tactical_moves_into(&mut picker.moves);
-        picker.moves.retain(|mv| {
-            let under = mv.promotion_role().is_some_and(|r| material(r) < top);
-            is_tactical(pos, *mv) && !under
-        });
+        picker
+            .moves
+            .retain(|mv| mv.promotion_role().is_none_or(|r| material(r) >= top));
         picker
             .scores
             .extend((picker.moves.iter()).map(|&mv| tactical_score(pos, mv, history)));
