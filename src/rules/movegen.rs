@@ -2,7 +2,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::rules::geometry::Square;
+use crate::rules::geometry::{Square, SquareSet};
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::pattern::Special;
 use crate::rules::position::Position;
@@ -13,6 +13,14 @@ use crate::rules::variant::CastlingRights;
 pub const MAX_MOVES: usize = 512;
 /// A list of moves on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// A position's shortcut for testing its pseudo-legal moves' legality (see
+/// [`Position::legality_hint`]); valid only for the position it was made for.
+#[derive(Clone, Copy)]
+pub struct LegalityHint {
+    king: Square,
+    shields: Option<SquareSet>,
+}
 
 impl Position {
     /// Every legal move, in generation order.
@@ -32,7 +40,7 @@ impl Position {
         }
         let in_check = self.in_check();
         self.generate(list, in_check);
-        self.retain_legal(list, in_check);
+        self.retain_legal(list);
     }
 
     /// Moves that obey the pieces' patterns, castling conditions included, without testing
@@ -62,27 +70,44 @@ impl Position {
         self.king_safe_after(mv)
     }
 
-    fn retain_legal(&mut self, list: &mut MoveList, in_check: bool) {
+    /// What [`Position::is_legal_with`] needs to settle most moves without playing them:
+    /// the squares whose piece shields the king from a slider or path attack, when every
+    /// enemy attack's squares are known (not in check, no XBetza enemy pieces).
+    pub fn legality_hint(&self) -> LegalityHint {
         let us = self.side;
-        let king = self.kings[us.index()];
-        // The shortcut needs every enemy attack's squares; an XBetza piece's are not listed.
-        let deps = if in_check || self.has_betza_pieces(us.flip()) {
+        let shields = if self.in_check() || self.has_betza_pieces(us.flip()) {
             None
         } else {
             Some(self.king_dependencies(us))
         };
+        LegalityHint {
+            king: self.kings[us.index()],
+            shields,
+        }
+    }
+
+    /// Whether the pseudo-legal `mv` leaves the mover's king safe, with `hint` made for this
+    /// position: a move of a piece that shields nothing (to a square that opens no attack)
+    /// is settled at once; the king's moves, castling, en passant and the rest are played on
+    /// the board and tested.
+    pub fn is_legal_with(&mut self, mv: Move, hint: &LegalityHint) -> bool {
+        let safe = match (&hint.shields, mv.kind) {
+            (Some(shields), MoveKind::Normal) if mv.from != hint.king => {
+                !shields.contains(mv.from)
+                    && (self.board[mv.to.index()] != EMPTY || !shields.contains(mv.to))
+            }
+            (Some(shields), MoveKind::Drop) => !shields.contains(mv.to),
+            _ => false,
+        };
+        safe || self.king_safe_after(mv)
+    }
+
+    fn retain_legal(&mut self, list: &mut MoveList) {
+        let hint = self.legality_hint();
         let mut kept = 0;
         for i in 0..list.len() {
             let mv = list[i];
-            let safe = match (&deps, mv.kind) {
-                (Some(deps), MoveKind::Normal) if mv.from != king => {
-                    !deps.contains(mv.from)
-                        && (self.board[mv.to.index()] != EMPTY || !deps.contains(mv.to))
-                }
-                (Some(deps), MoveKind::Drop) => !deps.contains(mv.to),
-                _ => false,
-            };
-            if safe || self.king_safe_after(mv) {
+            if self.is_legal_with(mv, &hint) {
                 list[kept] = mv;
                 kept += 1;
             }

@@ -5,7 +5,7 @@
 use arrayvec::ArrayVec;
 
 use crate::rules::geometry::CELLS;
-use crate::rules::movegen::{MAX_MOVES, MoveList};
+use crate::rules::movegen::{LegalityHint, MAX_MOVES, MoveList};
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
 use crate::rules::role::{ROLE_COUNT, Role};
@@ -289,7 +289,9 @@ pub struct Hints {
 /// killers and the counter-move; quiet moves and drops by history and continuation history;
 /// the losing captures last. Within a stage moves are picked by selection, so most nodes,
 /// which cut after a move or two, never pay for a sort, and quiet moves are scored only when
-/// their stage is reached.
+/// their stage is reached. The moves are generated pseudo-legal and each is tested for
+/// legality only when its turn comes: a node that cuts after its first move never tests the
+/// others.
 pub struct MovePicker {
     /// Tacticals in `[0, tactical_end)`, quiets after them.
     moves: MoveList,
@@ -307,29 +309,39 @@ pub struct MovePicker {
     /// Quiescence: tacticals only, no SEE split (the caller judges them).
     tactical_only: bool,
     conts: Continuations,
+    /// The moves are known legal (the root's): no test.
+    legal: bool,
+    /// The legality shortcut, made when the first move needs it.
+    hint: Option<LegalityHint>,
+    /// Moves handed out so far.
+    handed: usize,
 }
 
 impl MovePicker {
     /// A picker over the legal moves of `pos` for the main search. The moves are generated
     /// into the picker itself: a move list is kilobytes, and handing one in by value copied
     /// it on every node.
-    pub fn new(pos: &mut Position, hints: &Hints, history: &History) -> MovePicker {
+    pub fn new(pos: &Position, hints: &Hints, history: &History) -> MovePicker {
         let mut picker = MovePicker::empty(hints, false);
-        pos.legal_moves_into(&mut picker.moves);
+        // A bare king's loss ends the game at once: no moves (as the legal move list).
+        if pos.bare_king_loser().is_none() {
+            pos.pseudo_legal_moves_into(&mut picker.moves);
+        }
         picker.partition(pos, hints.tt_move, history);
         picker
     }
 
-    /// A picker over given moves (the root's, which may be restricted).
+    /// A picker over given legal moves (the root's, which may be restricted).
     pub fn over(pos: &Position, moves: &[Move], hints: &Hints, history: &History) -> MovePicker {
         let mut picker = MovePicker::empty(hints, false);
+        picker.legal = true;
         picker.moves.extend(moves.iter().copied());
         picker.partition(pos, hints.tt_move, history);
         picker
     }
 
-    /// Only captures and promotions to the most valuable promotion role (for quiescence),
-    /// best victim and capture history first; pseudo-legal, the caller tests legality.
+    /// Only the legal captures and promotions to the most valuable promotion role (for
+    /// quiescence), best victim and capture history first.
     pub fn tactical(pos: &Position, history: &History) -> MovePicker {
         let top = pos
             .variant()
@@ -351,9 +363,10 @@ impl MovePicker {
         picker
     }
 
-    /// Whether there is no move at all to hand out.
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty() && self.tt_move.is_none()
+    /// Whether the picker has handed out no move yet: after [`MovePicker::next`] returned
+    /// `None`, whether the position has no legal move (of the picker's kind).
+    pub fn handed_none(&self) -> bool {
+        self.handed == 0
     }
 
     /// A picker with no moves yet; `tactical_only` for quiescence.
@@ -376,6 +389,9 @@ impl MovePicker {
             bad_next: 0,
             tactical_only,
             conts: hints.conts,
+            legal: false,
+            hint: None,
+            handed: 0,
         }
     }
 
@@ -421,8 +437,23 @@ impl MovePicker {
         self.moves[self.next - 1]
     }
 
-    /// The next move, or `None` when every move has been handed out.
+    /// The next legal move, or `None` when every move has been handed out.
     pub fn next(&mut self, pos: &mut Position, history: &History) -> Option<Move> {
+        loop {
+            let mv = self.next_candidate(pos, history)?;
+            if !self.legal {
+                let hint = *self.hint.get_or_insert_with(|| pos.legality_hint());
+                if !pos.is_legal_with(mv, &hint) {
+                    continue;
+                }
+            }
+            self.handed += 1;
+            return Some(mv);
+        }
+    }
+
+    /// The next pseudo-legal move in the picker's order.
+    fn next_candidate(&mut self, pos: &mut Position, history: &History) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -515,9 +546,13 @@ mod tests {
                     pos = Position::startpos(v);
                     continue;
                 }
-                // Hints that are sometimes legal here and sometimes not.
-                let pick = |rng: &mut Rng| match rng.below(3) {
+                // Hints that are sometimes legal here and sometimes not: pseudo-legal moves
+                // that leave the king attacked (the picker tests legality lazily), and moves
+                // of other positions.
+                let pseudo = pos.pseudo_legal_moves();
+                let pick = |rng: &mut Rng| match rng.below(4) {
                     0 => None,
+                    1 => Some(pseudo[rng.below(pseudo.len())]),
                     _ => Some(moves[rng.below(moves.len())]),
                 };
                 let hints = Hints {
@@ -526,12 +561,27 @@ mod tests {
                     counter: pick(&mut rng),
                     conts: [None; 3],
                 };
-                let mut picker = MovePicker::new(&mut pos, &hints, &history);
+                let mut picker = MovePicker::new(&pos, &hints, &history);
                 let mut seen = Vec::new();
                 while let Some(mv) = picker.next(&mut pos, &history) {
                     seen.push(mv);
                 }
+                assert!(!picker.handed_none());
                 let mut want = moves.to_vec();
+                want.sort_by_key(|m| (m.from, m.to, m.extra, m.kind as u8));
+                seen.sort_by_key(|m| (m.from, m.to, m.extra, m.kind as u8));
+                assert_eq!(seen, want, "{} ply {ply}: {}", v.id(), pos.fen());
+                // Quiescence's picker: the legal captures and best promotions, each once.
+                let top = (v.spec.promotions.iter()).map(|&r| material(r)).max();
+                let mut want: Vec<Move> = (moves.iter().copied())
+                    .filter(|&m| is_tactical(&pos, m))
+                    .filter(|m| m.promotion_role().is_none_or(|r| Some(material(r)) >= top))
+                    .collect();
+                let mut picker = MovePicker::tactical(&pos, &history);
+                let mut seen = Vec::new();
+                while let Some(mv) = picker.next(&mut pos, &history) {
+                    seen.push(mv);
+                }
                 want.sort_by_key(|m| (m.from, m.to, m.extra, m.kind as u8));
                 seen.sort_by_key(|m| (m.from, m.to, m.extra, m.kind as u8));
                 assert_eq!(seen, want, "{} ply {ply}: {}", v.id(), pos.fen());
@@ -544,6 +594,32 @@ mod tests {
                 }
                 pos.make(mv);
             }
+        }
+    }
+
+    /// With its moves tested for legality only as they come, the picker still knows a
+    /// position without legal moves: it hands out none, whatever the hints.
+    #[test]
+    fn the_picker_hands_out_nothing_in_mate_or_stalemate() {
+        let chess = Variant::by_name("chess").expect("chess");
+        let history = History::default();
+        for fen in [
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        ] {
+            let mut pos = Position::from_fen(chess, fen).expect("a FEN");
+            assert!(pos.legal_moves().is_empty());
+            let pseudo = pos.pseudo_legal_moves();
+            assert!(!pseudo.is_empty(), "{fen}");
+            let hints = Hints {
+                tt_move: Some(pseudo[0]),
+                killers: [pseudo.last().copied(), None],
+                counter: None,
+                conts: [None; 3],
+            };
+            let mut picker = MovePicker::new(&pos, &hints, &history);
+            assert_eq!(picker.next(&mut pos, &history), None, "{fen}");
+            assert!(picker.handed_none());
         }
     }
 

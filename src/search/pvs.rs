@@ -656,9 +656,6 @@ impl<'a> Search<'a> {
             },
             self.history,
         );
-        if picker.is_empty() {
-            return no_move_score(pos, in_check, ply);
-        }
         // No hash move to guide it: a shallower search here costs less and fills the table.
         let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
             depth - 1
@@ -793,6 +790,9 @@ impl<'a> Search<'a> {
                 let _ = tacticals.try_push(mv);
             }
         }
+        if picker.handed_none() {
+            return no_move_score(pos, in_check, ply);
+        }
         let bound = Bound::of(best, alpha_start, beta);
         // A quiet result whose bound lies beyond the corrected evaluation tells how far off
         // the evaluation is here.
@@ -832,7 +832,7 @@ impl<'a> Search<'a> {
     ) -> Option<i32> {
         let mut picker = MovePicker::tactical(pos, self.history);
         while let Some(mv) = picker.next(pos, self.history) {
-            if !pos.is_legal_pseudo(mv) || !see_ge(pos, mv, raised - static_eval) {
+            if !see_ge(pos, mv, raised - static_eval) {
                 continue;
             }
             self.moved[ply] = Some(self.history.piece_to(pos, mv));
@@ -943,9 +943,6 @@ impl<'a> Search<'a> {
                 },
                 self.history,
             );
-            if picker.is_empty() {
-                return no_move_score(pos, true, ply);
-            }
             while let Some(mv) = picker.next(pos, self.history) {
                 self.moved[ply] = Some(self.history.piece_to(pos, mv));
                 self.play(pos, mv, ply);
@@ -957,6 +954,9 @@ impl<'a> Search<'a> {
                 if best.raise(score, mv, beta) {
                     break;
                 }
+            }
+            if picker.handed_none() {
+                return no_move_score(pos, true, ply);
             }
         } else {
             raw_eval = self.stored_or_fresh_eval(pos, entry, ply);
@@ -973,7 +973,7 @@ impl<'a> Search<'a> {
                 {
                     continue;
                 }
-                if !pos.is_legal_pseudo(mv) || !see_ge(pos, mv, 0) {
+                if !see_ge(pos, mv, 0) {
                     continue;
                 }
                 self.moved[ply] = Some(self.history.piece_to(pos, mv));
