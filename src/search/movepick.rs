@@ -318,59 +318,12 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// A picker over the legal moves of `pos` for the main search. The moves are generated
-    /// into the picker itself: a move list is kilobytes, and handing one in by value copied
-    /// it on every node.
-    pub fn new(pos: &Position, hints: &Hints, history: &History) -> MovePicker {
-        let mut picker = MovePicker::empty(hints, false);
-        // A bare king's loss ends the game at once: no moves (as the legal move list).
-        if pos.bare_king_loser().is_none() {
-            pos.pseudo_legal_moves_into(&mut picker.moves);
-        }
-        picker.partition(pos, hints.tt_move, history);
-        picker
-    }
-
-    /// A picker over given legal moves (the root's, which may be restricted).
-    pub fn over(pos: &Position, moves: &[Move], hints: &Hints, history: &History) -> MovePicker {
-        let mut picker = MovePicker::empty(hints, false);
-        picker.legal = true;
-        picker.moves.extend(moves.iter().copied());
-        picker.partition(pos, hints.tt_move, history);
-        picker
-    }
-
-    /// Only the legal captures and promotions to the most valuable promotion role (for
-    /// quiescence), best victim and capture history first.
-    pub fn tactical(pos: &Position, history: &History) -> MovePicker {
-        let top = pos
-            .variant()
-            .spec
-            .promotions
-            .iter()
-            .map(|&r| material(r))
-            .max()
-            .unwrap_or(0);
-        let mut picker = MovePicker::empty(&Hints::default(), true);
-        pos.pseudo_tactical_moves_into(&mut picker.moves);
-        picker
-            .moves
-            .retain(|mv| mv.promotion_role().is_none_or(|r| material(r) >= top));
-        picker
-            .scores
-            .extend((picker.moves.iter()).map(|&mv| tactical_score(pos, mv, history)));
-        picker.tactical_end = picker.moves.len();
-        picker
-    }
-
-    /// Whether the picker has handed out no move yet: after [`MovePicker::next`] returned
-    /// `None`, whether the position has no legal move (of the picker's kind).
-    pub fn handed_none(&self) -> bool {
-        self.handed == 0
-    }
-
-    /// A picker with no moves yet; `tactical_only` for quiescence.
-    fn empty(hints: &Hints, tactical_only: bool) -> MovePicker {
+    /// A picker with no moves yet, to be filled by [`MovePicker::generate`]: for the main
+    /// search, or with `tactical_only` for quiescence. The search makes its picker this way,
+    /// in place: a picker holds kilobytes of moves and scores, and one returned by value
+    /// was copied on every node (5.6 KB).
+    #[inline(always)]
+    pub fn empty(hints: &Hints, tactical_only: bool) -> MovePicker {
         MovePicker {
             moves: MoveList::new(),
             scores: ArrayVec::new(),
@@ -381,7 +334,7 @@ impl MovePicker {
             } else {
                 Stage::TtMove
             },
-            tt_move: None,
+            tt_move: hints.tt_move,
             refutations: [hints.killers[0], hints.killers[1], hints.counter],
             refutation_next: 0,
             quiets_scored: tactical_only,
@@ -395,9 +348,63 @@ impl MovePicker {
         }
     }
 
+    /// Generates the moves of `pos` into an empty picker: its pseudo-legal moves (each tested
+    /// for legality when its turn comes), or for quiescence only the captures and the
+    /// promotions to the most valuable promotion role, best victim and capture history first.
+    pub fn generate(&mut self, pos: &Position, history: &History) {
+        if self.tactical_only {
+            let top = (pos.variant().spec.promotions.iter())
+                .map(|&r| material(r))
+                .max()
+                .unwrap_or(0);
+            pos.pseudo_tactical_moves_into(&mut self.moves);
+            self.moves
+                .retain(|mv| mv.promotion_role().is_none_or(|r| material(r) >= top));
+            (self.scores).extend((self.moves.iter()).map(|&mv| tactical_score(pos, mv, history)));
+            self.tactical_end = self.moves.len();
+        } else {
+            // A bare king's loss ends the game at once: no moves (as the legal move list).
+            if pos.bare_king_loser().is_none() {
+                pos.pseudo_legal_moves_into(&mut self.moves);
+            }
+            self.partition(pos, history);
+        }
+    }
+
+    /// A picker over the legal moves of `pos` for the main search.
+    pub fn new(pos: &Position, hints: &Hints, history: &History) -> MovePicker {
+        let mut picker = MovePicker::empty(hints, false);
+        picker.generate(pos, history);
+        picker
+    }
+
+    /// A picker for quiescence (see [`MovePicker::generate`]).
+    pub fn tactical(pos: &Position, history: &History) -> MovePicker {
+        let mut picker = MovePicker::empty(&Hints::default(), true);
+        picker.generate(pos, history);
+        picker
+    }
+
+    /// A picker over given legal moves (the root's, which may be restricted).
+    pub fn over(pos: &Position, moves: &[Move], hints: &Hints, history: &History) -> MovePicker {
+        let mut picker = MovePicker::empty(hints, false);
+        picker.legal = true;
+        picker.moves.extend(moves.iter().copied());
+        picker.partition(pos, history);
+        picker
+    }
+
+    /// Whether the picker has handed out no move yet: after [`MovePicker::next`] returned
+    /// `None`, whether the position has no legal move (of the picker's kind).
+    pub fn handed_none(&self) -> bool {
+        self.handed == 0
+    }
+
     /// Partitions the moves in place: the transposition-table move out, tacticals (scored)
     /// to the front.
-    fn partition(&mut self, pos: &Position, tt_move: Option<Move>, history: &History) {
+    fn partition(&mut self, pos: &Position, history: &History) {
+        // The hinted move is handed out first only if it is one of the moves here.
+        let tt_move = self.tt_move.take();
         let moves = &mut self.moves;
         let mut i = 0;
         while i < moves.len() {

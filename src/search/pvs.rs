@@ -646,16 +646,16 @@ impl<'a> Search<'a> {
         let counter = previous.and_then(|m| self.history.counter(pos, m));
         let killers = self.killers[ply];
         let conts = self.continuations(ply);
-        let mut picker = MovePicker::new(
-            pos,
+        let mut picker = MovePicker::empty(
             &Hints {
                 tt_move,
                 killers,
                 counter,
                 conts,
             },
-            self.history,
+            false,
         );
+        picker.generate(pos, self.history);
         // No hash move to guide it: a shallower search here costs less and fills the table.
         let depth = if tt_move.is_none() && depth >= p::IIR_MIN_DEPTH {
             depth - 1
@@ -830,7 +830,8 @@ impl<'a> Search<'a> {
         ply: usize,
         child: Kind,
     ) -> Option<i32> {
-        let mut picker = MovePicker::tactical(pos, self.history);
+        let mut picker = MovePicker::empty(&Hints::default(), true);
+        picker.generate(pos, self.history);
         while let Some(mv) = picker.next(pos, self.history) {
             if !see_ge(pos, mv, raised - static_eval) {
                 continue;
@@ -933,16 +934,16 @@ impl<'a> Search<'a> {
         let mut best;
         if in_check {
             best = Best::new(-INF, alpha);
-            let mut picker = MovePicker::new(
-                pos,
+            let mut picker = MovePicker::empty(
                 &Hints {
                     tt_move: entry.and_then(|e| e.mv),
                     killers: [None; 2],
                     counter: None,
                     conts: [None; 3],
                 },
-                self.history,
+                false,
             );
+            picker.generate(pos, self.history);
             while let Some(mv) = picker.next(pos, self.history) {
                 self.moved[ply] = Some(self.history.piece_to(pos, mv));
                 self.play(pos, mv, ply);
@@ -965,7 +966,8 @@ impl<'a> Search<'a> {
                 return stand_pat;
             }
             best = Best::new(stand_pat, alpha.max(stand_pat));
-            let mut picker = MovePicker::tactical(pos, self.history);
+            let mut picker = MovePicker::empty(&Hints::default(), true);
+            picker.generate(pos, self.history);
             while let Some(mv) = picker.next(pos, self.history) {
                 let gain = material_gain(pos, mv);
                 if mv.promotion_role().is_none()
