@@ -44,7 +44,9 @@ fn assert_mate(variant: &str, fen: &str, n: u32) -> Vec<Move> {
         n == 1 || !forced_mate(&mut pos, n - 1),
         "{variant} {fen}: a mate shorter than {n}"
     );
-    let (result, infos) = search(&mut pos, &depth(2 * n + 2));
+    // Two plies of slack over the mate's length: chess net 10 with the lazy-legality move
+    // order finds the KRR mate in 3 below at depth 10, not 8.
+    let (result, infos) = search(&mut pos, &depth(2 * n + 4));
     assert_eq!(
         result.score,
         Score::Mate(n as i32),
