@@ -371,14 +371,17 @@ impl MovePicker {
         }
     }
 
-    /// A picker over the legal moves of `pos` for the main search.
+    /// A picker over the legal moves of `pos`, returned by value (the tests' shorthand; the
+    /// search builds its pickers in place).
+    #[cfg(test)]
     pub fn new(pos: &Position, hints: &Hints, history: &History) -> MovePicker {
         let mut picker = MovePicker::empty(hints, false);
         picker.generate(pos, history);
         picker
     }
 
-    /// A picker for quiescence (see [`MovePicker::generate`]).
+    /// A picker for quiescence, returned by value (the tests' shorthand).
+    #[cfg(test)]
     pub fn tactical(pos: &Position, history: &History) -> MovePicker {
         let mut picker = MovePicker::empty(&Hints::default(), true);
         picker.generate(pos, history);
