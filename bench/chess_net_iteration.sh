@@ -3,7 +3,7 @@
 # the built-in network, rescoring by Stockfish, two epochs of training from the built-in
 # network, then an SPRT of the candidate (`EvalFile`) against it with the same binary.
 #
-#   bench/chess_net_iteration.sh SEED WORKDIR
+#   bench/chess_net_iteration.sh SEED WORKDIR     (a new WORKDIR for each iteration)
 #
 # Build first (`cargo build --release`). The binary is copied into WORKDIR so that later
 # builds do not change it under the match. Each stage's output goes to WORKDIR/STAGE.log and
@@ -25,6 +25,13 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 
 mkdir -p "$work"
 cd "$work"
+# A work directory holds one iteration: its binary, starting network and candidate are that
+# iteration's, so a run with another seed would resume from the wrong files.
+if [ -f seed ] && [ "$(cat seed)" != "$seed" ]; then
+    echo "$work holds the iteration of seed $(cat seed); use a new directory for seed $seed" >&2
+    exit 2
+fi
+echo "$seed" > seed
 [ -x sissa ] || cp "$repo/target/release/sissa" sissa
 [ -f prev.nnue ] || cp "$repo/nets/chess.nnue" prev.nnue
 bin=$PWD/sissa
