@@ -11,6 +11,8 @@
 # the script resumes after an interruption. Needs Stockfish at $STOCKFISH (default
 # /usr/games/stockfish); GAMES (default 12000) sets the self-play games. The match starts
 # again from nothing if interrupted. About 45 minutes of data and 15-40 of match on two cores.
+# EXTRA_DATA (space-separated rescored files of earlier iterations) joins the training set
+# ahead of this iteration's data; validation stays on the end of this iteration's games.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -21,6 +23,10 @@ seed=$1
 work=$2
 stockfish=${STOCKFISH:-/usr/games/stockfish}
 games=${GAMES:-12000}
+read -r -a extra <<< "${EXTRA_DATA:-}"
+for f in "${extra[@]}"; do
+    [ -f "$f" ] || { echo "EXTRA_DATA: no file $f" >&2; exit 2; }
+done
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 mkdir -p "$work"
@@ -54,9 +60,12 @@ if [ ! -f "$scored" ]; then
 fi
 if [ ! -f cand.nnue ]; then
     # Validate on the last 60,000 positions (whole games, the end of the file), at most a tenth.
+    # Extra files count in the share's denominator: the validation set is the same positions.
     kept=$(grep -o '[0-9]* positions (' rescore.log | tail -1 | cut -d' ' -f1)
-    share=$(awk -v k="$kept" 'BEGIN { s = 60000 / k; if (s > 0.1) s = 0.1; printf "%.16f", s }')
-    "$bin" train --data "$scored" --out cand.nnue --init prev.nnue --hidden 256 --buckets 8 \
+    total=$(( $(stat -c %s "$scored" "${extra[@]}" | paste -sd+ | bc) ))
+    share=$(awk -v k="$kept" -v t="$total" -v o="$(stat -c %s "$scored")" \
+        'BEGIN { s = 60000 / (k * t / o); if (s > 0.1 * o / t) s = 0.1 * o / t; printf "%.16f", s }')
+    "$bin" train --data "${extra[@]}" "$scored" --out cand.nnue --init prev.nnue --hidden 256 --buckets 8 \
         --epochs 2 --lr 0.00001 --lr-end 0.5 --output-lr 30 --batch 1024 --threads 2 \
         --validation "$share" --mirror --weight-decay 1 > train.log 2>&1
     note "train done"
