@@ -454,9 +454,11 @@ impl<'a> Search<'a> {
         self.published_nodes.load(Ordering::Relaxed) + self.nodes % p::CHECK_EVERY
     }
 
-    /// Plays `mv` at `ply`, telling the network's accumulators.
+    /// Plays `mv` at `ply`, telling the network's accumulators. The new position's table
+    /// slot is fetched from memory while the accumulators are brought up to date.
     fn play(&mut self, pos: &mut Position, mv: Move, ply: usize) {
         pos.make(mv);
+        self.tt.prefetch(pos.hash());
         if let Some(nnue) = self.nnue.as_mut() {
             nnue.played(pos, ply + 1);
         }
