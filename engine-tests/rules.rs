@@ -4,6 +4,7 @@
 
 use sissa::notation::fen::FenError;
 use sissa::rules::game::Termination;
+use sissa::rules::role::Color;
 use sissa::{MoveError, Position, Variant};
 
 fn pos(variant: &str, fen: &str) -> Position {
@@ -706,6 +707,14 @@ fn walk(p: &mut Position, depth: u32, nodes: &mut u64) {
         "incremental pawn hash differs at {}",
         p.fen()
     );
+    for color in Color::ALL {
+        assert_eq!(
+            p.nonpawn_hash(color),
+            p.compute_nonpawn_hash()[color.index()],
+            "incremental non-pawn hash of {color:?} differs at {}",
+            p.fen()
+        );
+    }
     let fen = p.fen();
     let again = Position::from_fen(p.variant(), &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(again.fen(), fen);

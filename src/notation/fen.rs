@@ -178,6 +178,7 @@ impl Position {
         }
         pos.hash = pos.compute_hash();
         pos.pawn_hash = pos.compute_pawn_hash();
+        pos.nonpawn_hash = pos.compute_nonpawn_hash();
         Ok(pos)
     }
 

@@ -58,6 +58,7 @@ pub(crate) struct Undo {
     pub reversible: u32,
     pub hash: u64,
     pub pawn_hash: u64,
+    pub nonpawn_hash: [u64; 2],
     /// The position's [`Position::check_memo`] before the move.
     pub check_memo: Option<(u64, bool)>,
 }
@@ -87,6 +88,9 @@ pub struct Position {
     /// The Zobrist hash of the pawns (every pawn-like role) and the hands: the pawn
     /// structure, for the search's correction history.
     pub(crate) pawn_hash: u64,
+    /// Per colour, the Zobrist hash of its pieces other than pawns (king included): the
+    /// piece placement of one side, for the search's correction history.
+    pub(crate) nonpawn_hash: [u64; 2],
     pub(crate) history: Vec<Undo>,
     /// The last answer of [`Position::in_check`] and the hash of the position it was for: a
     /// search asks it several times a node (the parent after its move, the node itself, the
@@ -119,6 +123,7 @@ impl Position {
             counts: [[0; ROLE_COUNT]; 2],
             hash: 0,
             pawn_hash: 0,
+            nonpawn_hash: [0; 2],
             history: Vec::new(),
             check_memo: Cell::new(None),
         }
@@ -185,6 +190,24 @@ impl Position {
         self.pawn_hash
     }
 
+    /// The hash of `color`'s pieces other than pawns (king included), kept with every move.
+    pub fn nonpawn_hash(&self, color: Color) -> u64 {
+        self.nonpawn_hash[color.index()]
+    }
+
+    /// The non-pawn hashes of both colours computed from scratch; equal to
+    /// [`Position::nonpawn_hash`]'s unless there is a bug.
+    pub fn compute_nonpawn_hash(&self) -> [u64; 2] {
+        let k = keys();
+        let mut h = [0; 2];
+        for &sq in self.variant.geometry.squares() {
+            if let Some(p) = self.piece_at(sq).filter(|p| !p.role.is_pawn_like()) {
+                h[p.color.index()] ^= k.piece(p.color, p.role, sq);
+            }
+        }
+        h
+    }
+
     /// The pawn hash computed from scratch; equals [`Position::pawn_hash`] unless there is
     /// a bug.
     pub fn compute_pawn_hash(&self) -> u64 {
@@ -244,7 +267,11 @@ impl Position {
         self.slot[sq.index()] = self.pieces[c].len() as u8;
         self.pieces[c].push(sq);
         self.counts[c][piece.role.index()] += 1;
-        self.hash_piece(piece.role, keys().piece(piece.color, piece.role, sq));
+        self.hash_piece(
+            piece.color,
+            piece.role,
+            keys().piece(piece.color, piece.role, sq),
+        );
         if piece.role == Role::King {
             self.kings[c] = sq;
         }
@@ -264,7 +291,7 @@ impl Position {
         }
         self.board[sq.index()] = EMPTY;
         self.counts[c][p.role.index()] -= 1;
-        self.hash_piece(p.role, keys().piece(p.color, p.role, sq));
+        self.hash_piece(p.color, p.role, keys().piece(p.color, p.role, sq));
         slot
     }
 
@@ -296,6 +323,7 @@ impl Position {
         self.pieces[p.color.index()][slot as usize] = to;
         let k = keys();
         self.hash_piece(
+            p.color,
             p.role,
             k.piece(p.color, p.role, from) ^ k.piece(p.color, p.role, to),
         );
@@ -312,16 +340,18 @@ impl Position {
         self.counts[c][role.index()] += 1;
         self.board[sq.index()] = p.color.bit() | role as u8;
         let k = keys();
-        self.hash_piece(p.role, k.piece(p.color, p.role, sq));
-        self.hash_piece(role, k.piece(p.color, role, sq));
+        self.hash_piece(p.color, p.role, k.piece(p.color, p.role, sq));
+        self.hash_piece(p.color, role, k.piece(p.color, role, sq));
     }
 
-    /// Toggles a piece key of `role` in the hash, and in the pawn hash when the role is a
-    /// pawn.
-    fn hash_piece(&mut self, role: Role, key: u64) {
+    /// Toggles a piece key of `color`'s `role` in the hash, and in the pawn hash when the
+    /// role is a pawn, else in the colour's non-pawn hash.
+    fn hash_piece(&mut self, color: Color, role: Role, key: u64) {
         self.hash ^= key;
         if role.is_pawn_like() {
             self.pawn_hash ^= key;
+        } else {
+            self.nonpawn_hash[color.index()] ^= key;
         }
     }
 
@@ -360,6 +390,7 @@ impl Position {
             reversible: self.reversible,
             hash: self.hash,
             pawn_hash: self.pawn_hash,
+            nonpawn_hash: self.nonpawn_hash,
             check_memo: self.check_memo.get(),
         };
         for t in undo.ep.hashed_targets() {
@@ -500,6 +531,7 @@ impl Position {
         self.fullmove = undo.fullmove;
         self.hash = undo.hash;
         self.pawn_hash = undo.pawn_hash;
+        self.nonpawn_hash = undo.nonpawn_hash;
         self.check_memo.set(undo.check_memo);
     }
 
@@ -525,10 +557,13 @@ impl Position {
         self.pieces[us.index()][rook_slot as usize] = rook_to;
         self.kings[us.index()] = king_to;
         let rook_role = Role::from_code(code_role(rook_code)).expect("castling rook");
-        self.hash ^= k.piece(us, Role::King, king_from)
+        let key = k.piece(us, Role::King, king_from)
             ^ k.piece(us, Role::King, king_to)
             ^ k.piece(us, rook_role, rook_from)
             ^ k.piece(us, rook_role, rook_to);
+        // Castling partners are never pawns: both keys belong to the non-pawn hash.
+        self.hash ^= key;
+        self.nonpawn_hash[us.index()] ^= key;
     }
 
     fn set_castling(&mut self, rights: CastlingRights) {

@@ -8,7 +8,7 @@ use crate::rules::geometry::CELLS;
 use crate::rules::movegen::{LegalityHint, MAX_MOVES, MoveList};
 use crate::rules::moves::{Move, MoveKind};
 use crate::rules::position::Position;
-use crate::rules::role::{ROLE_COUNT, Role};
+use crate::rules::role::{Color, ROLE_COUNT, Role};
 
 use super::params::{self as p, HISTORY_MAX, material};
 use super::see::see_ge;
@@ -88,6 +88,9 @@ pub struct History {
     /// Correction history: by side to move and pawn hash, how far searches found the static
     /// evaluation off ([`CORRECTION_UNIT`] a centipawn, within +/- [`CORRECTION_LIMIT`]).
     correction: Vec<i32>,
+    /// The same by side to move and one colour's non-pawn hash (its pieces and king), a
+    /// table per colour: these two together weigh as much as the pawn table.
+    nonpawn_correction: Vec<i32>,
 }
 
 /// Entries per side in the correction table (a power of two).
@@ -108,6 +111,7 @@ impl Default for History {
             army_size: 0,
             counters: vec![None; 2 * CELLS],
             correction: vec![0; 2 * CORRECTION_SIZE],
+            nonpawn_correction: vec![0; 4 * CORRECTION_SIZE],
         }
     }
 }
@@ -136,6 +140,7 @@ impl History {
             self.continuation = vec![0; keys * keys];
             self.capture = vec![0; keys * (self.army_size + 1)];
             self.correction.fill(0);
+            self.nonpawn_correction.fill(0);
         }
     }
 
@@ -237,6 +242,7 @@ impl History {
         self.continuation.fill(0);
         self.counters.fill(None);
         self.correction.fill(0);
+        self.nonpawn_correction.fill(0);
     }
 
     fn correction_slot(pos: &Position) -> usize {
@@ -244,20 +250,34 @@ impl History {
             + (pos.pawn_hash() as usize & (CORRECTION_SIZE - 1))
     }
 
+    /// The non-pawn correction slots of `pos`: White's pieces, then Black's.
+    fn nonpawn_slots(pos: &Position) -> [usize; 2] {
+        let base = pos.side_to_move().index() * 2 * CORRECTION_SIZE;
+        Color::ALL.map(|c| {
+            base + c.index() * CORRECTION_SIZE
+                + (pos.nonpawn_hash(c) as usize & (CORRECTION_SIZE - 1))
+        })
+    }
+
     /// `eval` corrected by what searches of positions with this pawn structure (and hands)
-    /// found.
+    /// and with either side's pieces where they are found.
     pub fn corrected_eval(&self, pos: &Position, eval: i32) -> i32 {
-        eval + self.correction[History::correction_slot(pos)] / CORRECTION_UNIT
+        let [w, b] = History::nonpawn_slots(pos);
+        let pawns = self.correction[History::correction_slot(pos)];
+        let pieces = self.nonpawn_correction[w] + self.nonpawn_correction[b];
+        eval + (2 * pawns + pieces) / (2 * CORRECTION_UNIT)
     }
 
     /// A search of `depth` here found `diff` centipawns more than the corrected static
-    /// evaluation: moves the correction towards it, the more the deeper the search.
+    /// evaluation: moves each correction towards it, the more the deeper the search.
     pub fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
-        let slot = History::correction_slot(pos);
         let bonus = (diff * CORRECTION_UNIT * depth / p::CORRECTION_DEPTH_DIVISOR)
             .clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
-        let c = self.correction[slot];
-        self.correction[slot] = c + bonus - c * bonus.abs() / CORRECTION_LIMIT;
+        let towards = |c: &mut i32| *c += bonus - *c * bonus.abs() / CORRECTION_LIMIT;
+        towards(&mut self.correction[History::correction_slot(pos)]);
+        for slot in History::nonpawn_slots(pos) {
+            towards(&mut self.nonpawn_correction[slot]);
+        }
     }
 }
 
@@ -669,36 +689,59 @@ mod tests {
     }
 
     #[test]
-    fn the_correction_follows_searches_of_the_same_pawn_structure_and_stays_bounded() {
+    fn the_correction_follows_searches_of_the_same_pawns_or_pieces_and_stays_bounded() {
         let chess = Variant::by_name("chess").expect("chess");
         let mut history = History::default();
         let start = Position::startpos(chess);
         history.prepare(&start);
         assert_eq!(history.corrected_eval(&start, 37), 37);
-        // A knight move keeps the pawns, and White is to move again after two of them.
-        let mut same = start.clone();
-        for mv in ["g1f3", "g8f6"] {
-            let m = same.parse_move(mv, 1).expect("legal");
-            same.make(m);
+        let after = |moves: &[&str]| {
+            let mut pos = start.clone();
+            for mv in moves {
+                let m = pos.parse_move(mv, 1).expect("legal");
+                pos.make(m);
+            }
+            pos
+        };
+        // Knight moves keep the pawns, and White is to move again after two of them; pawn
+        // moves keep every piece; with both, neither is kept.
+        let same_pawns = after(&["g1f3", "g8f6"]);
+        let same_pieces = after(&["e2e4", "e7e5"]);
+        let neither = after(&["g1f3", "g8f6", "e2e4", "e7e5"]);
+        assert_eq!(same_pawns.pawn_hash(), start.pawn_hash());
+        for c in Color::ALL {
+            assert_eq!(same_pieces.nonpawn_hash(c), start.nonpawn_hash(c));
+            assert_ne!(same_pawns.nonpawn_hash(c), start.nonpawn_hash(c));
         }
-        assert_eq!(same.pawn_hash(), start.pawn_hash());
         for _ in 0..200 {
             history.update_correction(&start, 10, 300);
         }
-        let up = history.corrected_eval(&same, 0);
-        assert!(up > 0 && up <= CORRECTION_LIMIT / CORRECTION_UNIT, "{up}");
-        // Another pawn structure is untouched; the other side to move is a separate entry.
-        let mut pushed = start.clone();
-        for mv in ["e2e4", "e7e5"] {
-            let m = pushed.parse_move(mv, 1).expect("legal");
-            pushed.make(m);
-        }
-        assert_eq!(history.corrected_eval(&pushed, 5), 5);
+        // Each table is bounded; the pawn table weighs as much as the two piece tables.
+        let full = history.corrected_eval(&start, 0);
+        assert!(
+            full > 0 && full <= 2 * CORRECTION_LIMIT / CORRECTION_UNIT,
+            "{full}"
+        );
+        let pawns = history.corrected_eval(&same_pawns, 0);
+        assert!(
+            pawns > 0 && pawns <= CORRECTION_LIMIT / CORRECTION_UNIT,
+            "{pawns}"
+        );
+        let pieces = history.corrected_eval(&same_pieces, 0);
+        assert!(
+            pieces > 0 && pieces <= CORRECTION_LIMIT / CORRECTION_UNIT,
+            "{pieces}"
+        );
+        assert_eq!(pawns + pieces, full);
+        assert_eq!(history.corrected_eval(&neither, 5), 5);
+        // The side to move has entries of its own.
+        assert_eq!(history.corrected_eval(&after(&["b1c3"]), 5), 5);
         for _ in 0..200 {
             history.update_correction(&start, 10, -300);
         }
-        assert!(history.corrected_eval(&same, 0) < 0);
+        assert!(history.corrected_eval(&same_pawns, 0) < 0);
+        assert!(history.corrected_eval(&same_pieces, 0) < 0);
         history.clear();
-        assert_eq!(history.corrected_eval(&same, 0), 0);
+        assert_eq!(history.corrected_eval(&start, 0), 0);
     }
 }
