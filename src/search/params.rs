@@ -333,6 +333,12 @@ pub const STABILITY_WEIGHT: f64 = 0.5;
 pub const NODE_SHARE_BASE: f64 = 1.5;
 pub const SOFT_SCALE_MIN: f64 = 0.5;
 pub const SOFT_SCALE_MAX: f64 = 2.0;
+/// Falling-score scaling of the soft target: 1 + (the best score `FALLING_LOOKBACK`
+/// iterations back - the best score now) / `FALLING_DIVISOR` centipawns, within [min, max].
+pub const FALLING_LOOKBACK: usize = 3;
+pub const FALLING_DIVISOR: f64 = 100.0;
+pub const FALLING_MIN: f64 = 0.8;
+pub const FALLING_MAX: f64 = 1.6;
 /// Nodes between two looks at the clock and the stop flag.
 pub const CHECK_EVERY: u64 = 1024;
 

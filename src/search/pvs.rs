@@ -21,7 +21,7 @@ use super::movepick::{
 use super::params as p;
 use super::see::see_ge;
 use super::skill::{self, Handicap};
-use super::time::{TimeManager, soft_scale};
+use super::time::{TimeManager, falling_scale, soft_scale};
 use super::tt::{Entry, NO_EVAL, Record, TranspositionTable};
 use super::{Bound, Control, Info, Limits, MAX_DEPTH, Score, SearchOptions, SearchResult};
 
@@ -222,6 +222,8 @@ impl<'a> Search<'a> {
         let mut completed = 0;
         let mut best_changes = 0.0;
         let mut last_best = None;
+        // The best score of each completed iteration, for the falling-score scale.
+        let mut iteration_scores: Vec<i32> = Vec::new();
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
             self.seldepth = 0;
@@ -270,10 +272,13 @@ impl<'a> Search<'a> {
             last_best = Some(self.root[0].mv);
             let iteration_nodes = (self.nodes - nodes_before).max(1);
             let share = self.root[0].nodes as f64 / iteration_nodes as f64;
-            if self
-                .time
-                .should_stop_iterating(self.control, soft_scale(best_changes, share))
-            {
+            iteration_scores.push(best_score);
+            let back = iteration_scores
+                .len()
+                .saturating_sub(1 + p::FALLING_LOOKBACK);
+            let scale = soft_scale(best_changes, share)
+                * falling_scale(iteration_scores[back], best_score, MATE_BOUND);
+            if self.time.should_stop_iterating(self.control, scale) {
                 break;
             }
         }

@@ -6,8 +6,9 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::params::{
-    DEFAULT_MOVES_TO_GO, HARD_LIMIT_FACTOR, INCREMENT_SHARE, MAX_SHARE_OF_CLOCK, NODE_SHARE_BASE,
-    SOFT_SCALE_MAX, SOFT_SCALE_MIN, SOFT_STOP_SHARE, STABILITY_WEIGHT,
+    DEFAULT_MOVES_TO_GO, FALLING_DIVISOR, FALLING_MAX, FALLING_MIN, HARD_LIMIT_FACTOR,
+    INCREMENT_SHARE, MAX_SHARE_OF_CLOCK, NODE_SHARE_BASE, SOFT_SCALE_MAX, SOFT_SCALE_MIN,
+    SOFT_STOP_SHARE, STABILITY_WEIGHT,
 };
 use super::{Control, Limits};
 
@@ -93,9 +94,31 @@ pub fn soft_scale(changes: f64, best_share: f64) -> f64 {
     (instability * effort).clamp(SOFT_SCALE_MIN, SOFT_SCALE_MAX)
 }
 
+/// How much of the soft target to use as the score moves: more when the best score has
+/// fallen from `earlier` (a few iterations back) to `now`, less when it has risen, 1 when
+/// either is a mate score (beyond `mate_bound`).
+pub fn falling_scale(earlier: i32, now: i32, mate_bound: i32) -> f64 {
+    if earlier.abs() >= mate_bound || now.abs() >= mate_bound {
+        return 1.0;
+    }
+    (1.0 + f64::from(earlier - now) / FALLING_DIVISOR).clamp(FALLING_MIN, FALLING_MAX)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::soft_scale;
+    use super::{falling_scale, soft_scale};
+
+    #[test]
+    fn a_falling_score_gets_more_time_a_rising_one_less() {
+        let mate = 30_000;
+        assert_eq!(falling_scale(40, 40, mate), 1.0);
+        assert!(falling_scale(40, 10, mate) > 1.0);
+        assert!(falling_scale(10, 40, mate) < 1.0);
+        assert_eq!(falling_scale(500, -500, mate), super::FALLING_MAX);
+        assert_eq!(falling_scale(-500, 500, mate), super::FALLING_MIN);
+        assert_eq!(falling_scale(mate + 5, 0, mate), 1.0);
+        assert_eq!(falling_scale(0, -mate - 5, mate), 1.0);
+    }
 
     #[test]
     fn an_unsettled_best_move_gets_more_time_a_clear_one_less() {
