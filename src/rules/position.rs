@@ -557,13 +557,16 @@ impl Position {
         self.pieces[us.index()][rook_slot as usize] = rook_to;
         self.kings[us.index()] = king_to;
         let rook_role = Role::from_code(code_role(rook_code)).expect("castling rook");
-        let key = k.piece(us, Role::King, king_from)
-            ^ k.piece(us, Role::King, king_to)
-            ^ k.piece(us, rook_role, rook_from)
-            ^ k.piece(us, rook_role, rook_to);
-        // Castling partners are never pawns: both keys belong to the non-pawn hash.
-        self.hash ^= key;
-        self.nonpawn_hash[us.index()] ^= key;
+        self.hash_piece(
+            us,
+            Role::King,
+            k.piece(us, Role::King, king_from) ^ k.piece(us, Role::King, king_to),
+        );
+        self.hash_piece(
+            us,
+            rook_role,
+            k.piece(us, rook_role, rook_from) ^ k.piece(us, rook_role, rook_to),
+        );
     }
 
     fn set_castling(&mut self, rights: CastlingRights) {
