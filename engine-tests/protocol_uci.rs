@@ -410,6 +410,53 @@ fn tune_option_sets_search_numbers_and_refuses_bad_ones_whole() {
     );
 }
 
+/// Every tunable at its default, as `Tune` words, from `sissa tune --list`.
+fn all_defaults() -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sissa"))
+        .args(["tune", "--list", "--engine", "cmd=unused"])
+        .output()
+        .expect("sissa runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let words: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w[1], "default", "{l}");
+            format!("{}={}", w[0], w[2])
+        })
+        .collect();
+    assert!(words.len() >= 8, "{text}");
+    words.join(" ")
+}
+
+#[test]
+fn tune_words_lie_over_the_variants_own_numbers() {
+    // Chess searches with numbers of its own; the others with the defaults. So the defaults
+    // set by name change a chess search and leave a gustav3 search as it was, and the words
+    // stay across a change of variant.
+    let defaults = all_defaults();
+    let mut e = uci();
+    let chess = fresh_search_nodes(&mut e);
+    e.send("setoption name UCI_Variant value gustav3");
+    let gustav3 = fresh_search_nodes(&mut e);
+    e.send(&format!("setoption name Tune value {defaults}"));
+    assert_eq!(
+        fresh_search_nodes(&mut e),
+        gustav3,
+        "gustav3 keeps the defaults"
+    );
+    e.send("setoption name UCI_Variant value chess");
+    let chess_at_defaults = fresh_search_nodes(&mut e);
+    assert_ne!(chess_at_defaults, chess, "chess has numbers of its own");
+    e.send("setoption name Tune value <empty>");
+    assert_eq!(
+        fresh_search_nodes(&mut e),
+        chess,
+        "empty restores chess's own"
+    );
+}
+
 #[test]
 fn d_and_eval_describe_the_position() {
     let mut e = uci();

@@ -483,8 +483,8 @@ impl Cecp {
                     error(&format!("EvalFile: {e}"), line);
                 }
             }
-            "tune" => match SearchParams::parse(value) {
-                Ok(params) => self.options.params = params,
+            "tune" => match SearchParams::read(value) {
+                Ok(values) => self.options.tune = values,
                 Err(e) => error(&format!("Tune: {e}"), line),
             },
             _ => match parse_bool(value) {

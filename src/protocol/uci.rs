@@ -268,8 +268,8 @@ impl Uci {
             },
             "tune" => {
                 let text = if value == "<empty>" { "" } else { &value };
-                match SearchParams::parse(text) {
-                    Ok(params) => self.options.params = params,
+                match SearchParams::read(text) {
+                    Ok(values) => self.options.tune = values,
                     Err(e) => send(&format!("info string error: Tune: {e}; unchanged")),
                 }
             }

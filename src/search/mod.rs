@@ -147,8 +147,9 @@ pub struct SearchOptions {
     pub lmr: bool,
     pub futility: bool,
     pub aspiration: bool,
-    /// The tunable numbers (`Tune` option, `sissa tune`).
-    pub params: params::SearchParams,
+    /// The `Tune` option's numbers (`sissa tune`), laid over the variant's own
+    /// ([`params::SearchParams::for_variant`]) at each search.
+    pub tune: Vec<(&'static str, i32)>,
     /// Evaluate by the variant's network when there is one (`UseNNUE`).
     pub use_nnue: bool,
     /// A network loaded from a file (`EvalFile`), used in its variant instead of the one
@@ -181,7 +182,7 @@ impl Default for SearchOptions {
             lmr: true,
             futility: true,
             aspiration: true,
-            params: params::SearchParams::default(),
+            tune: Vec::new(),
             use_nnue: true,
             eval_file: None,
             strength: skill::Strength::default(),
@@ -290,9 +291,12 @@ impl Searcher {
         }
         let published_nodes = AtomicU64::new(0);
         let helper_control = Control::default();
+        let params =
+            params::SearchParams::for_variant(pos.variant().spec.id).with(&self.options.tune);
         let shared = pvs::Shared {
             tt: &self.tt,
             options: &self.options,
+            params: &params,
             control,
             published_nodes: &published_nodes,
         };

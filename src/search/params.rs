@@ -227,12 +227,47 @@ tunables! {
     probcut_margin = 150 in 30..=600 step 15.0;
 }
 
+/// The tunables a variant sets apart from the defaults, each measured in that variant. Chess:
+/// an SPSA run of 580 iterations at 2+0.02 (docs/benchmarks.md, "SPSA tuning"), which with
+/// chess net 13 scored +27.3 +/- 23.1 against the defaults and net 11 (SPRT H1, 599 games).
+fn variant_values(id: &str) -> &'static [(&'static str, i32)] {
+    match id {
+        "chess" => &[
+            ("rfp_margin", 78),
+            ("futility_base", 116),
+            ("futility_per_depth", 129),
+            ("lmr_base", 86),
+            ("lmr_divisor", 227),
+            ("lmr_history_divisor", 11175),
+            ("see_quiet_margin", 27),
+            ("see_capture_margin", 89),
+        ],
+        _ => &[],
+    }
+}
+
 impl SearchParams {
-    /// Sets tunables from `name=value` words (separated by spaces or commas), over the
-    /// defaults: the empty text gives the defaults. On any unknown name, bad number or value
-    /// out of range nothing changes and the error says why.
-    pub fn parse(text: &str) -> Result<SearchParams, String> {
-        let mut params = SearchParams::default();
+    /// The numbers a search of the variant `id` starts from: the defaults, with what that
+    /// variant was tuned to laid over them.
+    pub fn for_variant(id: &str) -> SearchParams {
+        SearchParams::default().with(variant_values(id))
+    }
+
+    /// These numbers with `values` (checked ones, from [`SearchParams::read`]) in place.
+    pub fn with(mut self, values: &[(&'static str, i32)]) -> SearchParams {
+        for &(name, value) in values {
+            if let Some(slot) = self.slot(name) {
+                *slot = value;
+            }
+        }
+        self
+    }
+
+    /// Reads `name=value` words (separated by spaces or commas), each a known tunable within
+    /// its range: the empty text gives none. On any unknown name, bad number or value out
+    /// of range the error says why.
+    pub fn read(text: &str) -> Result<Vec<(&'static str, i32)>, String> {
+        let mut values = Vec::new();
         for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
             let (name, value) = word
                 .split_once('=')
@@ -247,20 +282,34 @@ impl SearchParams {
             if !(t.min..=t.max).contains(&v) {
                 return Err(format!("{name}: {v} is outside {}..={}", t.min, t.max));
             }
-            if let Some(slot) = params.slot(name) {
-                *slot = v;
-            }
+            values.push((t.name, v));
         }
-        Ok(params)
+        Ok(values)
+    }
+
+    /// Sets tunables from `name=value` words over the defaults ([`SearchParams::read`]).
+    pub fn parse(text: &str) -> Result<SearchParams, String> {
+        SearchParams::parse_over(SearchParams::default(), text)
+    }
+
+    /// [`SearchParams::parse`] over `base` instead of the defaults.
+    pub fn parse_over(base: SearchParams, text: &str) -> Result<SearchParams, String> {
+        Ok(base.with(&SearchParams::read(text)?))
     }
 
     /// The values that differ from the defaults, as `name=value` words (what `parse` reads).
     pub fn changed(&self) -> String {
+        self.changed_from(&SearchParams::default())
+    }
+
+    /// The values that differ from `base`, as `name=value` words (what `parse_over` reads
+    /// over `base`).
+    pub fn changed_from(&self, base: &SearchParams) -> String {
         TUNABLES
             .iter()
             .filter_map(|t| {
                 let v = self.get(t.name)?;
-                (v != t.default).then(|| format!("{}={v}", t.name))
+                (Some(v) != base.get(t.name)).then(|| format!("{}={v}", t.name))
             })
             .collect::<Vec<_>>()
             .join(" ")
@@ -362,6 +411,28 @@ mod tests {
             );
             assert_eq!(SearchParams::default().get(t.name), Some(t.default));
         }
+    }
+
+    #[test]
+    fn variants_lay_their_own_values_over_the_defaults() {
+        for id in ["chess", "gustav3", "venator", "venomous", "capablanca"] {
+            let own = SearchParams::for_variant(id);
+            for &(name, value) in variant_values(id) {
+                let t = TUNABLES.iter().find(|t| t.name == name).expect(name);
+                assert!((t.min..=t.max).contains(&value), "{id}: {name}={value}");
+                assert_eq!(own.get(name), Some(value), "{id}: {name}");
+            }
+            // What the variant changes reads back as Tune words over the defaults, and a
+            // Tune text over the variant's values keeps the rest of them.
+            assert_eq!(SearchParams::parse(&own.changed()).unwrap(), own);
+            let tuned = SearchParams::parse_over(own.clone(), "aspiration_window=40").unwrap();
+            assert_eq!(tuned.changed_from(&own), "aspiration_window=40");
+        }
+        assert_ne!(SearchParams::for_variant("chess"), SearchParams::default());
+        assert_eq!(
+            SearchParams::for_variant("gustav3"),
+            SearchParams::default()
+        );
     }
 
     #[test]

@@ -62,6 +62,8 @@ type Line = ArrayVec<Move, MAX_PLY>;
 pub struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub options: &'a SearchOptions,
+    /// The tunable numbers of this search: the variant's own with the `Tune` option's over them.
+    pub params: &'a p::SearchParams,
     pub control: &'a Control,
     /// Nodes searched by every thread, each publishing its own in batches of
     /// [`p::CHECK_EVERY`]: a thread's view of the total is this plus its own nodes not yet
@@ -74,6 +76,7 @@ pub struct Search<'a> {
     tt: &'a TranspositionTable,
     history: &'a mut History,
     options: &'a SearchOptions,
+    params: &'a p::SearchParams,
     control: &'a Control,
     published_nodes: &'a AtomicU64,
     time: TimeManager,
@@ -104,11 +107,12 @@ impl<'a> Search<'a> {
         let Shared {
             tt,
             options,
+            params,
             control,
             published_nodes,
         } = shared;
-        let base = f64::from(options.params.lmr_base) / 100.0;
-        let divisor = f64::from(options.params.lmr_divisor) / 100.0;
+        let base = f64::from(params.lmr_base) / 100.0;
+        let divisor = f64::from(params.lmr_divisor) / 100.0;
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0; 64];
@@ -125,6 +129,7 @@ impl<'a> Search<'a> {
             tt,
             history,
             options,
+            params,
             control,
             published_nodes,
             time: TimeManager::new(limits, control),
@@ -334,7 +339,7 @@ impl<'a> Search<'a> {
     /// the previous score that widens on failure.
     fn aspirate(&mut self, pos: &mut Position, depth: i32, k: usize) -> i32 {
         let prev = self.root[k].score;
-        let mut delta = self.options.params.aspiration_window;
+        let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) = if self.options.aspiration
             && depth >= p::ASPIRATION_MIN_DEPTH as i32
             && prev.abs() < MATE_BOUND
@@ -596,16 +601,15 @@ impl<'a> Search<'a> {
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             if self.options.futility
                 && depth <= p::RFP_MAX_DEPTH
-                && static_eval - self.options.params.rfp_margin * (depth - i32::from(improving))
-                    >= beta
+                && static_eval - self.params.rfp_margin * (depth - i32::from(improving)) >= beta
             {
                 return static_eval;
             }
             if self.options.futility
                 && depth <= p::RAZOR_MAX_DEPTH
                 && static_eval
-                    + self.options.params.razor_base
-                    + self.options.params.razor_per_depth * depth * depth
+                    + self.params.razor_base
+                    + self.params.razor_per_depth * depth * depth
                     < alpha
             {
                 let s = self.quiesce(pos, alpha - 1, alpha, ply);
@@ -622,10 +626,9 @@ impl<'a> Search<'a> {
                 && has_pieces(pos, us)
                 && previous.is_some_and(|m| !m.is_null())
             {
-                let r = self.options.params.nmp_reduction
+                let r = self.params.nmp_reduction
                     + depth / p::NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / self.options.params.nmp_eval_divisor)
-                        .min(p::NMP_EVAL_MAX);
+                    + ((static_eval - beta) / self.params.nmp_eval_divisor).min(p::NMP_EVAL_MAX);
                 self.moved[ply] = None;
                 self.play(pos, Move::NULL, ply);
                 let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, kind.flip());
@@ -637,8 +640,8 @@ impl<'a> Search<'a> {
                     return if s >= MATE_BOUND { beta } else { s };
                 }
             }
-            let raised = beta + self.options.params.probcut_margin
-                - p::PROBCUT_IMPROVING * i32::from(improving);
+            let raised =
+                beta + self.params.probcut_margin - p::PROBCUT_IMPROVING * i32::from(improving);
             if self.options.futility
                 && depth >= p::PROBCUT_MIN_DEPTH
                 && raised < MATE_BOUND
@@ -673,14 +676,12 @@ impl<'a> Search<'a> {
             && !pv_node
             && !in_check
             && depth <= p::FUTILITY_MAX_DEPTH
-            && static_eval
-                + self.options.params.futility_base
-                + self.options.params.futility_per_depth * depth
+            && static_eval + self.params.futility_base + self.params.futility_per_depth * depth
                 <= alpha;
         let late_move_limit = if improving {
-            self.options.params.lmp_base as usize + (depth * depth) as usize
+            self.params.lmp_base as usize + (depth * depth) as usize
         } else {
-            (self.options.params.lmp_base as usize + (depth * depth) as usize) / 2
+            (self.params.lmp_base as usize + (depth * depth) as usize) / 2
         };
 
         let alpha_start = alpha;
@@ -710,9 +711,9 @@ impl<'a> Search<'a> {
                 && best > -MATE_BOUND
             {
                 let threshold = if quiet {
-                    -self.options.params.see_quiet_margin * depth * depth
+                    -self.params.see_quiet_margin * depth * depth
                 } else {
-                    -self.options.params.see_capture_margin * depth
+                    -self.params.see_capture_margin * depth
                 };
                 if !see_ge(pos, mv, threshold) {
                     continue;
@@ -756,7 +757,7 @@ impl<'a> Search<'a> {
                     if killers.contains(&Some(mv)) {
                         r -= 1;
                     }
-                    r -= history / self.options.params.lmr_history_divisor;
+                    r -= history / self.params.lmr_history_divisor;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut s = if r > 0 {
@@ -978,7 +979,7 @@ impl<'a> Search<'a> {
             while let Some(mv) = picker.next(pos, self.history) {
                 let gain = material_gain(pos, mv);
                 if mv.promotion_role().is_none()
-                    && stand_pat + gain + self.options.params.delta_margin <= best.alpha
+                    && stand_pat + gain + self.params.delta_margin <= best.alpha
                 {
                     continue;
                 }

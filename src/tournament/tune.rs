@@ -20,6 +20,7 @@ use super::engine::EngineSpec;
 use super::referee::play_game;
 use crate::rng::Rng;
 use crate::rules::role::Color;
+use crate::rules::variant::Variant;
 use crate::search::params::{SearchParams, TUNABLES, Tunable, tunable_names};
 
 /// `sissa tune`: tune search numbers by SPSA over games.
@@ -33,7 +34,7 @@ pub struct TuneArgs {
     /// them).
     #[arg(long)]
     pub params: Option<String>,
-    /// Where to start, as `name=value` words (default: the engine's defaults).
+    /// Where to start, as `name=value` words over the variant's own values (default: those).
     #[arg(long, default_value = "")]
     pub start: String,
     /// Iterations; each plays `--concurrency` games (half as many pairs, at least one).
@@ -149,17 +150,27 @@ fn clamp_round(t: &Tunable, v: f64) -> i32 {
 
 /// Runs `sissa tune`.
 pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
+    // Sissa searches each variant from its own values, which the `Tune` option's lie over.
+    let variant = Variant::lookup(&args.play.variant)?;
+    let own = SearchParams::for_variant(variant.spec.id);
     if args.list {
         for t in TUNABLES {
+            let v = own.get(t.name).unwrap_or(t.default);
+            let note = if v == t.default {
+                String::new()
+            } else {
+                format!("  ({}: {v})", variant.spec.id)
+            };
             println!(
-                "{:<26} default {:>6}  range {}..={}  step {}",
+                "{:<26} default {:>6}  range {}..={}  step {}{note}",
                 t.name, t.default, t.min, t.max, t.step
             );
         }
         return Ok(());
     }
     let base = EngineSpec::parse(&format!("name=tuned {}", args.engine))?;
-    let start = SearchParams::parse(&args.start).map_err(|e| format!("--start: {e}"))?;
+    let start =
+        SearchParams::parse_over(own.clone(), &args.start).map_err(|e| format!("--start: {e}"))?;
     let chosen: Vec<Tunable> = match &args.params {
         None => TUNABLES.to_vec(),
         Some(list) => list
@@ -204,7 +215,7 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
         .filter(|t| !chosen.iter().any(|c| c.name == t.name))
         .filter_map(|t| {
             let v = start.get(t.name)?;
-            (v != t.default).then_some((t.name, v))
+            (Some(v) != own.get(t.name)).then_some((t.name, v))
         })
         .collect();
     let mut output = match &args.output {
