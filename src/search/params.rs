@@ -305,14 +305,22 @@ impl SearchParams {
     /// The values that differ from `base`, as `name=value` words (what `parse_over` reads
     /// over `base`).
     pub fn changed_from(&self, base: &SearchParams) -> String {
+        self.differences(base)
+            .into_iter()
+            .map(|(name, v)| format!("{name}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The tunables whose value differs from `base`, with this side's value, in table order.
+    pub fn differences(&self, base: &SearchParams) -> Vec<(&'static str, i32)> {
         TUNABLES
             .iter()
             .filter_map(|t| {
                 let v = self.get(t.name)?;
-                (Some(v) != base.get(t.name)).then(|| format!("{}={v}", t.name))
+                (Some(v) != base.get(t.name)).then_some((t.name, v))
             })
-            .collect::<Vec<_>>()
-            .join(" ")
+            .collect()
     }
 }
 

@@ -210,13 +210,10 @@ pub fn run_tune(args: &TuneArgs) -> Result<(), String> {
     }
     games.check_engines(specs, None)?;
     // Tunables not under tuning keep their start values.
-    let fixed: Vec<(&str, i32)> = TUNABLES
-        .iter()
-        .filter(|t| !chosen.iter().any(|c| c.name == t.name))
-        .filter_map(|t| {
-            let v = start.get(t.name)?;
-            (Some(v) != own.get(t.name)).then_some((t.name, v))
-        })
+    let fixed: Vec<(&str, i32)> = start
+        .differences(&own)
+        .into_iter()
+        .filter(|(name, _)| !chosen.iter().any(|c| c.name == *name))
         .collect();
     let mut output = match &args.output {
         None => None,
