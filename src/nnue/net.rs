@@ -221,6 +221,7 @@ impl Network {
         self.update_rows(from, to, removed, added)
     }
 
+    /// [`Network::update`] compiled for AVX2: the same loops, sixteen lanes a step.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn update_avx2(&self, from: &[i16], to: &mut [i16], removed: &[usize], added: &[usize]) {
@@ -408,8 +409,10 @@ mod tests {
         assert_eq!(dot_crelu(&low, &top), 0);
     }
 
-    /// The accumulator updates of the processor's widest path (AVX2 where it has it) equal
-    /// the plain loops, for every shape of move: a quiet move, a capture, a castling, a drop.
+    /// The accumulator updates and refreshes of the processor's widest path (AVX2 where it
+    /// has it) equal the plain loops, for each branch of the update: one row off and one on
+    /// (a quiet move), two off and one on (a capture), and the general path (castling's two
+    /// and two, and uneven counts), on a hidden size with a tail beyond the vector width.
     #[test]
     fn vector_updates_equal_the_plain_loops() {
         let mut net = counting(1);
