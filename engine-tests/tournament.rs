@@ -207,6 +207,45 @@ fn scripted_uci_and_cecp_engines_reach_checkmate() {
 }
 
 #[test]
+fn an_engine_of_its_own_node_limit_gets_it_in_every_go() {
+    let dir = scratch("own-nodes");
+    let log = dir.join("io.log");
+    let own = format!(
+        "{} nodes=1234",
+        fake_spec("own", "uci", &format!("--script {FOOLS_MATE}"))
+    );
+    let p = play(
+        "own-nodes-games",
+        "chess",
+        [
+            &own,
+            &fake_spec("shared", "uci", &format!("--script {FOOLS_MATE}")),
+        ],
+        Some(CHESS_START),
+        &[
+            "--games",
+            "2",
+            "--nodes",
+            "500",
+            "--debug",
+            &log.display().to_string(),
+        ],
+    );
+    assert_eq!(p.records.len(), 2);
+    let text = std::fs::read_to_string(&log).expect("log");
+    let goes = |name: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(&format!(" {name} > go")))
+            .map(|l| l.split(" > ").nth(1).unwrap_or_default().to_string())
+            .collect()
+    };
+    let (own, shared) = (goes("own"), goes("shared"));
+    assert!(!own.is_empty() && !shared.is_empty(), "{text}");
+    assert!(own.iter().all(|g| g == "go nodes 1234"), "{own:?}");
+    assert!(shared.iter().all(|g| g == "go nodes 500"), "{shared:?}");
+}
+
+#[test]
 fn cecp_squares_drops_and_setup_on_a_ten_rank_board() {
     // The CECP fake writes and checks ranks from 0, the UCI fake from 1; both play one line.
     let p = play(

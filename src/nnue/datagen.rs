@@ -1,4 +1,4 @@
-//! `sissa datagen`: training positions from self-play.
+//! `sissa datagen`: training positions from self-play (and from PGN files, [`super::from_pgn`]).
 //!
 //! Game `g` of a run depends on nothing but the seed, `g` and the search limit: its opening
 //! comes from a generator seeded by both, and both sides search with one thread and
@@ -36,7 +36,7 @@ use super::rescore::rescore;
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
     /// Variant: chess, gustav3, venator, venomous, or one loaded with --variants.
-    #[arg(long, required_unless_present_any = ["inspect", "merge", "rescore"])]
+    #[arg(long, required_unless_present_any = ["inspect", "merge", "rescore", "from_pgn"])]
     pub variant: Option<String>,
     /// Games in the whole run (all shards together).
     #[arg(long, default_value_t = 100)]
@@ -75,6 +75,15 @@ pub struct DatagenArgs {
     /// --depth each, in --threads engine processes) and write them, in order, to --out.
     #[arg(long, num_args = 1.., conflicts_with_all = ["variant", "merge"], requires = "engine")]
     pub rescore: Vec<PathBuf>,
+    /// Write the positions of the games in these PGN files to --out, each labelled with its
+    /// game's result and the score in the comment of the move played from it (the form
+    /// `sissa match` and cutechess-cli write); then `--rescore` may label them again.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["variant", "merge", "rescore"])]
+    pub from_pgn: Vec<PathBuf>,
+    /// With --from-pgn: keep the positions whose move has no score in its comment (book
+    /// moves, games without comments) with score 0, for `--rescore` to label.
+    #[arg(long, requires = "from_pgn")]
+    pub keep_unscored: bool,
     /// The UCI engine that rescores, as for `sissa match`: "cmd=PATH proto=uci
     /// [option.NAME=VALUE]...".
     #[arg(long, requires = "rescore")]
@@ -432,6 +441,24 @@ pub fn run_datagen(args: &DatagenArgs) -> Result<(), String> {
     }
     if !args.rescore.is_empty() {
         return run_rescore(args, out);
+    }
+    if !args.from_pgn.is_empty() {
+        let r = super::from_pgn::import(&args.from_pgn, out, args.keep_unscored)?;
+        println!(
+            "{}: {} positions from {} games ({} unfinished games skipped; positions skipped: \
+             {} in check, {} before a capture or promotion, {} without a score, {} scored as \
+             mates, {} repeated)",
+            out.display(),
+            r.written,
+            r.games,
+            r.unfinished,
+            r.in_check,
+            r.tactical,
+            r.unscored,
+            r.mates,
+            r.repeated
+        );
+        return Ok(());
     }
     let name = args.variant.as_deref().unwrap_or_default();
     let variant = Variant::lookup(name)?;

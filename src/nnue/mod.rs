@@ -9,6 +9,7 @@ pub mod data;
 pub mod datagen;
 pub mod eval;
 pub mod features;
+pub mod from_pgn;
 pub mod net;
 pub mod rescore;
 pub mod texel;

@@ -168,6 +168,24 @@ fn clean_comment(c: &str) -> String {
     c.replace('}', ")").replace('{', "(")
 }
 
+/// Reads every game of a PGN file. A file that is not UTF-8 is read as Latin-1 (older PGN
+/// files often are; every byte is a Latin-1 character), with a note on stderr.
+pub fn read_pgn_file(path: &std::path::Path) -> Result<Vec<PgnGame>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!(
+                "sissa: {} is not UTF-8 (byte {}); read as Latin-1",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            );
+            e.into_bytes().into_iter().map(char::from).collect()
+        }
+    };
+    parse_pgn(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Reads every game of a PGN text.
 pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut games = Vec::new();

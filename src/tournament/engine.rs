@@ -18,7 +18,8 @@ pub enum Proto {
     Cecp,
 }
 
-/// How to run one engine: `name=NAME cmd=COMMAND proto=uci|xboard [dir=DIR] [option.N=V]...`.
+/// How to run one engine: `name=NAME cmd=COMMAND proto=uci|xboard [dir=DIR] [nodes=N]
+/// [option.N=V]...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     pub name: String,
@@ -27,6 +28,8 @@ pub struct EngineSpec {
     pub dir: Option<String>,
     pub proto: Proto,
     pub options: Vec<(String, String)>,
+    /// A node limit of this engine's own (UCI only), in place of the match's `--nodes`.
+    pub nodes: Option<u64>,
 }
 
 /// Splits text into words at whitespace; single or double quotes group words (quotes may
@@ -86,6 +89,7 @@ impl EngineSpec {
         let mut proto = None;
         let mut dir = None;
         let mut options = Vec::new();
+        let mut nodes = None;
         for word in split_words(text).map_err(bad)? {
             let (k, v) = word
                 .split_once('=')
@@ -94,6 +98,10 @@ impl EngineSpec {
                 "name" => name = Some(v.to_string()),
                 "cmd" => cmd = Some(v.to_string()),
                 "dir" => dir = Some(v.to_string()),
+                "nodes" => match v.parse::<u64>() {
+                    Ok(n) if n > 0 => nodes = Some(n),
+                    _ => return Err(bad(format!("nodes is a whole number from 1, not '{v}'"))),
+                },
                 "proto" => {
                     proto = Some(match v {
                         "uci" => Proto::Uci,
@@ -105,7 +113,7 @@ impl EngineSpec {
                     Some(o) if !o.is_empty() => options.push((o.to_string(), v.to_string())),
                     _ => {
                         return Err(bad(format!(
-                            "unknown key '{k}' (known: name, cmd, proto, dir, option.NAME)"
+                            "unknown key '{k}' (known: name, cmd, proto, dir, nodes, option.NAME)"
                         )));
                     }
                 },
@@ -124,13 +132,20 @@ impl EngineSpec {
         if name.is_empty() {
             return Err(bad("name is empty".to_string()));
         }
+        let proto = proto.ok_or_else(|| bad("proto=uci or proto=xboard is missing".to_string()))?;
+        if nodes.is_some() && proto == Proto::Cecp {
+            return Err(bad(
+                "nodes= is for UCI engines (CECP has no node limit)".to_string()
+            ));
+        }
         Ok(EngineSpec {
             name,
             program,
             args: words.collect(),
             dir,
-            proto: proto.ok_or_else(|| bad("proto=uci or proto=xboard is missing".to_string()))?,
+            proto,
             options,
+            nodes,
         })
     }
 }
@@ -256,6 +271,8 @@ pub struct Engine {
     pub san: bool,
     /// CECP: how many of the game's moves the engine already knows.
     known: usize,
+    /// UCI: the spec's own node limit, sent in place of the match's.
+    nodes: Option<u64>,
     ping_id: u32,
     log: Option<LogTarget>,
 }
@@ -321,6 +338,7 @@ impl Engine {
             ping: false,
             san: false,
             known: 0,
+            nodes: spec.nodes,
             ping_id: 0,
             log,
         };
@@ -497,7 +515,15 @@ impl Engine {
             position.push_str(&turn.moves.join(" "));
         }
         self.send(&position)?;
-        self.send(&limits.uci_go(turn.clocks, turn.moves_to_go))?;
+        let go = match self.nodes {
+            Some(n) => Limits {
+                nodes: Some(n),
+                ..limits.clone()
+            }
+            .uci_go(turn.clocks, turn.moves_to_go),
+            None => limits.uci_go(turn.clocks, turn.moves_to_go),
+        };
+        self.send(&go)?;
         let mut score = None;
         let mut depth = None;
         loop {
@@ -624,5 +650,14 @@ mod tests {
         assert!(EngineSpec::parse("cmd=x").is_err());
         assert!(EngineSpec::parse("cmd=\"x proto=uci").is_err());
         assert!(EngineSpec::parse("cmd=x proto=uci colour=red").is_err());
+        assert_eq!(s.nodes, None);
+        let n = EngineSpec::parse("cmd=x proto=uci nodes=1500").expect("spec");
+        assert_eq!(n.nodes, Some(1500));
+        for bad in ["nodes=0", "nodes=-3", "nodes=1k", "nodes="] {
+            let err = EngineSpec::parse(&format!("cmd=x proto=uci {bad}")).unwrap_err();
+            assert!(err.contains("nodes is a whole number"), "{err}");
+        }
+        let err = EngineSpec::parse("cmd=x proto=xboard nodes=10").unwrap_err();
+        assert!(err.contains("nodes= is for UCI engines"), "{err}");
     }
 }

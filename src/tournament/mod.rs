@@ -22,7 +22,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::notation::pgn::parse_pgn;
+use crate::notation::pgn::read_pgn_file;
 use crate::rules::role::Color;
 use crate::rules::variant::Variant;
 use crate::tools::shard::{parse_shard, shard_range};
@@ -614,9 +614,7 @@ fn run_merge(args: &MatchArgs) -> Result<(), String> {
     let mut seen = std::collections::HashSet::new();
     let mut tally = Tally::default();
     for file in &args.merge {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-        for (i, g) in parse_pgn(&text)
-            .map_err(|e| format!("{file}: {e}"))?
+        for (i, g) in read_pgn_file(std::path::Path::new(file))?
             .iter()
             .enumerate()
         {
@@ -666,20 +664,7 @@ fn run_merge(args: &MatchArgs) -> Result<(), String> {
 /// the result against the rules where they ended the game. Fails on unreadable PGN or any
 /// disagreement.
 pub fn run_pgn(args: &PgnArgs) -> Result<(), String> {
-    let bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file))?;
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
-            // Older PGN files are often Latin-1; every byte is a Latin-1 character.
-            eprintln!(
-                "sissa: {} is not UTF-8 (byte {}); read as Latin-1",
-                args.file,
-                e.utf8_error().valid_up_to()
-            );
-            e.into_bytes().into_iter().map(char::from).collect()
-        }
-    };
-    let games = parse_pgn(&text).map_err(|e| format!("{}: {e}", args.file))?;
+    let games = read_pgn_file(std::path::Path::new(&args.file))?;
     let mut disagreements = 0;
     let mut unreadable = 0;
     for (i, game) in games.iter().enumerate() {
