@@ -45,6 +45,15 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result of a game won by `winner` (`None`: drawn).
+    pub fn of_winner(winner: Option<Color>) -> GameResult {
+        match winner {
+            None => GameResult::Draw,
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
+        }
+    }
+
     fn from_bits(bits: u8) -> Option<GameResult> {
         match bits {
             0 => Some(GameResult::BlackWins),

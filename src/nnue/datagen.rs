@@ -148,11 +148,7 @@ pub fn play_game(plan: &Plan, game: usize, searcher: &mut Searcher) -> Vec<Sampl
     let mut result = GameResult::Draw;
     for ply in 0..MAX_PLIES {
         if let Some(Outcome { winner, .. }) = pos.outcome() {
-            result = match winner {
-                None => GameResult::Draw,
-                Some(Color::White) => GameResult::WhiteWins,
-                Some(Color::Black) => GameResult::BlackWins,
-            };
+            result = GameResult::of_winner(winner);
             break;
         }
         let r = searcher.search(&mut pos, &plan.limits, &control, &mut |_| {});

@@ -16,7 +16,6 @@
 use std::path::{Path, PathBuf};
 
 use crate::notation::pgn::{PgnError, read_pgn_file};
-use crate::notation::san::parse_san;
 use crate::rules::variant::Variant;
 use crate::search::movepick::is_tactical;
 
@@ -82,51 +81,41 @@ pub fn import(files: &[PathBuf], out: &Path, keep_unscored: bool) -> Result<Impo
         let at = |e: PgnError| format!("{}: {e}", file.display());
         for (i, game) in read_pgn_file(file)?.iter().enumerate() {
             let n = i + 1;
-            let result = match game.result.as_str() {
-                "1-0" => GameResult::WhiteWins,
-                "0-1" => GameResult::BlackWins,
-                "1/2-1/2" => GameResult::Draw,
-                _ => {
-                    done.unfinished += 1;
-                    continue;
-                }
+            let Some(winner) = game.winner() else {
+                done.unfinished += 1;
+                continue;
             };
-            let mut pos = game.start_position(n).map_err(at)?;
+            let result = GameResult::of_winner(winner);
+            let end = game
+                .replay_each(n, |pos, mv, m| {
+                    if pos.in_check() {
+                        done.in_check += 1;
+                    } else if is_tactical(pos, mv) {
+                        done.tactical += 1;
+                    } else {
+                        match m.comment.as_deref().and_then(comment_score) {
+                            Some(CommentScore::Cp(cp)) => samples.push(Sample::of(pos, cp, result)),
+                            Some(CommentScore::Mate) => done.mates += 1,
+                            None if keep_unscored => samples.push(Sample::of(pos, 0, result)),
+                            None => done.unscored += 1,
+                        }
+                    }
+                })
+                .map_err(at)?;
+            // Every game must be of the first one's variant (the data file has one).
             match variant {
-                None => variant = Some(pos.variant()),
-                Some(v) if std::ptr::eq(v, pos.variant()) => {}
+                None => variant = Some(end.variant()),
+                Some(v) if std::ptr::eq(v, end.variant()) => {}
                 Some(v) => {
                     return Err(format!(
                         "{}, game {n}: a {} game, the first game read is {}",
                         file.display(),
-                        pos.variant().id(),
+                        end.variant().id(),
                         v.id()
                     ));
                 }
             }
             done.games += 1;
-            for (ply, m) in game.moves.iter().enumerate() {
-                let mv = parse_san(&mut pos, &m.san).map_err(|error| {
-                    at(PgnError::Move {
-                        game: n,
-                        ply,
-                        error,
-                    })
-                })?;
-                if pos.in_check() {
-                    done.in_check += 1;
-                } else if is_tactical(&pos, mv) {
-                    done.tactical += 1;
-                } else {
-                    match m.comment.as_deref().and_then(comment_score) {
-                        Some(CommentScore::Cp(cp)) => samples.push(Sample::of(&pos, cp, result)),
-                        Some(CommentScore::Mate) => done.mates += 1,
-                        None if keep_unscored => samples.push(Sample::of(&pos, 0, result)),
-                        None => done.unscored += 1,
-                    }
-                }
-                pos.make(mv);
-            }
         }
     }
     let variant = variant.ok_or_else(|| "the PGN files hold no finished game".to_string())?;

@@ -5,7 +5,9 @@
 //! `venomous`; `Standard` is read as chess); `FEN` with `SetUp "1"` gives the start position.
 
 use crate::notation::san::{SanError, parse_san};
+use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::rules::role::Color;
 use crate::rules::variant::Variant;
 
 /// One move of a game as PGN stores it.
@@ -92,13 +94,35 @@ impl PgnGame {
 
     /// Plays the moves from the start position; returns the final position.
     pub fn replay(&self, game: usize) -> Result<Position, PgnError> {
+        self.replay_each(game, |_, _, _| {})
+    }
+
+    /// [`PgnGame::replay`], showing `visit` each position before its move is made, with the
+    /// move and its PGN form (comment included).
+    pub fn replay_each(
+        &self,
+        game: usize,
+        mut visit: impl FnMut(&Position, Move, &PgnMove),
+    ) -> Result<Position, PgnError> {
         let mut pos = self.start_position(game)?;
         for (ply, m) in self.moves.iter().enumerate() {
             let mv =
                 parse_san(&mut pos, &m.san).map_err(|error| PgnError::Move { game, ply, error })?;
+            visit(&pos, mv, m);
             pos.make(mv);
         }
         Ok(pos)
+    }
+
+    /// The game's end as its result token says: `Some(winner)` (`None` a draw) for a
+    /// finished game, `None` for `*` or anything else.
+    pub fn winner(&self) -> Option<Option<Color>> {
+        match self.result.as_str() {
+            "1-0" => Some(Some(Color::White)),
+            "0-1" => Some(Some(Color::Black)),
+            "1/2-1/2" => Some(None),
+            _ => None,
+        }
     }
 
     /// The game as PGN text, ending with a blank line. Move text lines stay within 80

@@ -644,12 +644,9 @@ fn run_merge(args: &MatchArgs) -> Result<(), String> {
             if !seen.insert(round) {
                 return Err(at(format!("round {round} appears twice")));
             }
-            let winner = match g.result.as_str() {
-                "1-0" => Some(Color::White),
-                "0-1" => Some(Color::Black),
-                "1/2-1/2" => None,
-                r => return Err(at(format!("result '{r}' is not a finished game"))),
-            };
+            let winner = g
+                .winner()
+                .ok_or_else(|| at(format!("result '{}' is not a finished game", g.result)))?;
             tally.add(game, game.is_multiple_of(2), winner);
         }
     }
